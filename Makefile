@@ -1,0 +1,36 @@
+# Two commands: `make run` serves the game, `make test` passes the suite.
+# Both create .venv and install what they need on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 0.0.0.0
+PORT   ?= 8000
+
+.PHONY: run test bench run-cluster system-deps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/python -m app --host $(HOST) --port $(PORT)
+
+system-deps:
+	@bash scripts/install-system-deps.sh
+
+test: $(VENV)/.installed-test system-deps
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m bench.fanout
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,158 @@
+"""One WebSocket: its identity, its rate limit and its small send queue.
+
+A slow phone never delays the room: frames are queued without awaiting, a newer
+state replaces an older one not yet sent, and a connection whose queue of other
+messages overflows is closed (it reconnects and gets the full state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from starlette.websockets import WebSocket, WebSocketState
+
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_TRY_LATER = 1013
+CLOSE_BAD_TOKEN = 4401
+CLOSE_UNKNOWN_ROOM = 4404
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    role: str  # "banker" | "player" | "spectator"
+    player_id: str | None = None
+
+
+class _StateSlot:
+    """The one unsent state in a queue; a newer state overwrites it in place."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Connection:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        code: str,
+        identity: Identity,
+        *,
+        queue_limit: int,
+        rate: float,
+        burst: int,
+    ) -> None:
+        self.websocket = websocket
+        self.code = code
+        self.identity = identity
+        self.key = "c:" + secrets.token_hex(8)
+        self.bucket = TokenBucket(rate, burst)
+        self.refused_in_a_row = 0
+        self.last_seq = 0
+        self._queue_limit = queue_limit
+        self._queue: deque[str | _StateSlot] = deque()
+        self._slot: _StateSlot | None = None
+        self._others = 0
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
+        self._close_code: int | None = None
+
+    # -- queueing (never awaits) ---------------------------------------------------------
+    def push_state(self, seq: int, text: str) -> None:
+        """Queue a state unless this connection already has it or a newer one."""
+        if seq <= self.last_seq:
+            return
+        self.last_seq = seq
+        if self._slot is not None:
+            self._slot.text = text
+            return
+        self._slot = _StateSlot(text)
+        self._queue.append(self._slot)
+        self._wake.set()
+
+    def push(self, text: str) -> None:
+        if self._others >= self._queue_limit:
+            self.close(CLOSE_TRY_LATER)
+            return
+        self._others += 1
+        self._queue.append(text)
+        self._wake.set()
+
+    def close(self, code: int) -> None:
+        """Ask the writer to close the socket after what is queued is dropped."""
+        if self._close_code is None:
+            self._close_code = code
+            self._queue.clear()
+            self._wake.set()
+
+    # -- the writer --------------------------------------------------------------------
+    def start(self, first: str) -> None:
+        self._queue.appendleft(first)
+        self._others += 1
+        self._wake.set()
+        self._writer = asyncio.create_task(self._write_forever())
+
+    async def stop(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            await asyncio.gather(self._writer, return_exceptions=True)
+
+    async def drained(self, timeout: float = 2.0) -> None:
+        """Wait until the writer has closed the socket (see `close`)."""
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._writer), timeout)
+
+    @property
+    def closing(self) -> bool:
+        return self._close_code is not None
+
+    async def _write_forever(self) -> None:
+        send = self.websocket.send_text
+        queue = self._queue
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while queue and self._close_code is None:
+                    item = queue.popleft()
+                    if isinstance(item, _StateSlot):
+                        self._slot = None
+                        await send(item.text)
+                    else:
+                        self._others -= 1
+                        await send(item)
+                if self._close_code is not None:
+                    await self._close_socket(self._close_code)
+                    return
+        except Exception:  # the peer went away mid-send: the reader sees the disconnect
+            with contextlib.suppress(Exception):
+                await self.websocket.close(CLOSE_GOING_AWAY)
+
+    async def _close_socket(self, code: int) -> None:
+        if self.websocket.application_state != WebSocketState.DISCONNECTED:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(code)

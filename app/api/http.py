@@ -1,0 +1,97 @@
+"""The HTTP API of the protocol: create a room, join it, read its state and its log."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse
+
+from app.api.errors import ApiError
+from app.api.protocol import CreateRoom, ErrorBody, JoinRoom, PlayerJoined, RoomCreated, RoomLog, RoomState
+from app.api.services import Services
+from app.rooms.tokens import hash_token, new_player_id, new_token
+
+JOIN_TIMEOUT_SECONDS = 5.0
+ERRORS: dict[int | str, dict[str, object]] = {
+    code: {"model": ErrorBody} for code in (400, 404, 409, 422, 429, 503)
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+def services_of(request: Request) -> Services:
+    return request.app.state.services  # type: ignore[no-any-return]
+
+
+@router.post("/rooms", status_code=201, response_model=RoomCreated)
+async def create_room(request: Request, body: Annotated[CreateRoom | None, Body()] = None) -> RoomCreated:
+    """Create a game; the caller becomes its banker (keep `banker_token` secret)."""
+    options = (body or CreateRoom()).model_dump()
+    token = new_token()
+    state = await services_of(request).registry.create(options, hash_token(token))
+    return RoomCreated(code=state["code"], banker_token=token, state=state)
+
+
+@router.post("/rooms/{code}/players", status_code=201, response_model=PlayerJoined)
+async def join_room(code: str, body: JoinRoom, request: Request) -> PlayerJoined:
+    """Take a seat while the room is in the lobby (the banker adds phoneless players here too)."""
+    services = services_of(request)
+    code = code.upper()
+    if await services.registry.snapshot(code) is None:
+        raise ApiError("unknown_room", "No such room.")
+    token, player_id = new_token(), new_player_id()
+    envelope = {
+        "k": "cmd",
+        "role": "player",
+        "pid": player_id,
+        "th": hash_token(token),
+        "cmd": {"type": "join", "player_id": player_id, "name": body.name},
+    }
+    try:
+        reply = await services.hub.request(code, envelope, JOIN_TIMEOUT_SECONDS)
+    except TimeoutError:
+        raise ApiError("unavailable", "The room did not answer in time; retry.") from None
+    if reply["type"] == "error":
+        raise ApiError(reply["code"], reply["message"])
+    snapshot = await services.registry.snapshot(code)
+    state = snapshot["state"] if snapshot else {}
+    return PlayerJoined(player_id=player_id, token=token, state=state)
+
+
+@router.get("/rooms/{code}", response_model=RoomState)
+async def room_state(code: str, request: Request) -> RoomState:
+    """What a spectator sees."""
+    snapshot = await services_of(request).registry.snapshot(code.upper())
+    if snapshot is None:
+        raise ApiError("unknown_room", "No such room.")
+    return RoomState(state=snapshot["state"])
+
+
+@router.get("/rooms/{code}/log", response_model=RoomLog)
+async def room_log(code: str, request: Request) -> RoomLog:
+    """Every room event, hash-chained (see docs/protocol.md to verify it)."""
+    events = await services_of(request).registry.log_entries(code.upper())
+    if events is None:
+        raise ApiError("unknown_room", "No such room.")
+    return RoomLog(events=events)
+
+
+health = APIRouter(include_in_schema=True)
+
+
+@health.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """The process is alive."""
+    return {"status": "ok"}
+
+
+@health.get("/readyz")
+async def readyz(request: Request) -> JSONResponse:
+    """The process can serve rooms (its backplane answers)."""
+    if await services_of(request).bus.ready():
+        return JSONResponse({"status": "ready"})
+    return JSONResponse(
+        {"error": {"code": "unavailable", "message": "The game store is unreachable."}},
+        status_code=503,
+    )

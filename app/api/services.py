@@ -1,0 +1,18 @@
+"""What the routes need, built by the app's lifespan (no module-level state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.api.hub import Hub
+from app.bus.base import Bus
+from app.config import Settings
+from app.rooms.registry import RoomRegistry
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    settings: Settings
+    bus: Bus
+    registry: RoomRegistry
+    hub: Hub

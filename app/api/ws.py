@@ -1,0 +1,163 @@
+"""The WebSocket endpoint: authenticate, welcome, then validate every message at the edge."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket
+
+from app.api.connection import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    CLOSE_TRY_LATER,
+    CLOSE_UNKNOWN_ROOM,
+    Connection,
+    Identity,
+)
+from app.api.protocol import BadMessage, parse_command
+from app.api.services import Services
+from app.bus.base import BusUnavailable
+from app.rooms.registry import UnknownRoom
+from app.rooms.tokens import hash_token
+
+router = APIRouter()
+
+
+def error_text(code: str, message: str, command_id: str | None = None) -> str:
+    return orjson.dumps(
+        {"type": "error", "id": command_id, "code": code, "message": message}
+    ).decode()
+
+
+def identify(snapshot: dict[str, Any], token: str | None) -> Identity | None:
+    """Spectator without a token; None for a token this room does not know."""
+    if not token:
+        return Identity("spectator")
+    principal = snapshot["tokens"].get(hash_token(token))
+    if principal is None:
+        return None
+    return Identity("banker") if principal == "banker" else Identity("player", principal)
+
+
+@router.websocket("/ws/rooms/{code}")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    services: Services = websocket.app.state.services
+    settings = services.settings
+    code = code.upper()
+    await websocket.accept()
+    if services.hub.connections >= settings.max_connections:
+        await websocket.close(CLOSE_TRY_LATER, "This server is full; try again shortly.")
+        return
+    try:
+        snapshot = await services.registry.snapshot(code)
+    except BusUnavailable:
+        await websocket.close(CLOSE_TRY_LATER, "The game store is unreachable; retrying helps.")
+        return
+    if snapshot is None:
+        await websocket.close(CLOSE_UNKNOWN_ROOM, "No such room.")
+        return
+    identity = identify(snapshot, websocket.query_params.get("token"))
+    if identity is None:
+        await websocket.close(CLOSE_BAD_TOKEN, "This token does not belong to this room.")
+        return
+
+    conn = Connection(
+        websocket,
+        code,
+        identity,
+        queue_limit=settings.send_queue,
+        rate=settings.rate_per_second,
+        burst=settings.rate_burst,
+    )
+    await services.hub.add(conn)
+    try:
+        await _welcome(services, conn)
+        await _presence(services, conn, +1)
+        await _serve(services, conn)
+    except (BusUnavailable, UnknownRoom):
+        conn.close(CLOSE_TRY_LATER)
+        await conn.drained()
+    finally:
+        await services.hub.remove(conn)
+        with contextlib.suppress(BusUnavailable, UnknownRoom):
+            await _presence(services, conn, -1)
+        await conn.stop()
+
+
+async def _welcome(services: Services, conn: Connection) -> None:
+    """Read the state after subscribing, so that no later state can be missed."""
+    snapshot = await services.registry.snapshot(conn.code)
+    if snapshot is None:
+        raise UnknownRoom(conn.code)
+    conn.last_seq = snapshot["seq"]
+    you = {"role": conn.identity.role, "player_id": conn.identity.player_id}
+    conn.start(orjson.dumps({"type": "welcome", "you": you, "state": snapshot["state"]}).decode())
+
+
+async def _presence(services: Services, conn: Connection, delta: int) -> None:
+    if conn.identity.role == "player":
+        envelope = {
+            "k": "presence",
+            "node": services.bus.node_id,
+            "pid": conn.identity.player_id,
+            "delta": delta,
+        }
+        await services.registry.submit(conn.code, envelope)
+
+
+async def _serve(services: Services, conn: Connection) -> None:
+    settings = services.settings
+    websocket = conn.websocket
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if not conn.bucket.take():
+            conn.refused_in_a_row += 1
+            if conn.refused_in_a_row > settings.flood_limit:
+                conn.close(CLOSE_POLICY)
+                return
+            conn.push(error_text("rate_limited", "Too many messages: slow down."))
+            continue
+        conn.refused_in_a_row = 0
+        text = message.get("text")
+        if text is None:
+            conn.push(error_text("bad_message", "Binary frames are not accepted: send JSON text."))
+            continue
+        if len(text) > settings.max_frame_bytes or len(text.encode()) > settings.max_frame_bytes:
+            conn.close(CLOSE_TOO_BIG)
+            return
+        await _handle(services, conn, text)
+
+
+async def _handle(services: Services, conn: Connection, text: str) -> None:
+    try:
+        command = parse_command(text)
+    except BadMessage as bad:
+        conn.push(error_text("bad_message", bad.message, bad.command_id))
+        return
+    if command.type == "ping":
+        conn.push(orjson.dumps({"type": "pong", "id": command.id}).decode())
+        return
+    identity = conn.identity
+    if identity.role == "spectator":
+        conn.push(error_text("not_allowed", "Spectators only watch.", command.id))
+        return
+    envelope = {
+        "k": "cmd",
+        "node": services.bus.node_id,
+        "key": conn.key,
+        "role": identity.role,
+        "pid": identity.player_id,
+        "id": command.id,
+        "cmd": command.model_dump(exclude={"id"}, exclude_none=True),
+    }
+    try:
+        await services.registry.submit(conn.code, envelope)
+    except BusUnavailable:
+        conn.push(
+            error_text("unavailable", "The room cannot take commands now; retry.", command.id)
+        )

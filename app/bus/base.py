@@ -1,0 +1,111 @@
+"""The backplane: how server processes share rooms. One Protocol, two backends.
+
+`MemoryBus` (one process, no Redis) and `RedisBus` (many processes) give the same
+guarantees, and one contract test suite runs against both:
+- a room's commands have one total order (`submit` then `read_commands`);
+- one owner at a time (`claim`/`renew`/`release`, with an epoch that fences `commit`);
+- `commit` stores the snapshot, the new log entries and the stream cursor at once,
+  and only then publishes the frames, so nothing acknowledged is lost;
+- every process gets each published frame through `on_frame`, in `seq` order.
+
+Bus backends know nothing of rooms or rules: snapshots and envelopes are opaque bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+FrameKind = Literal["state", "presence", "kick", "gone"]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One message for every local socket of a room, encoded once by the room's owner.
+
+    `state` and `presence` carry the JSON text sent as is; `kick` carries the kicked
+    player's id (its sockets close with 4401); `gone` says the room was freed.
+    """
+
+    kind: FrameKind
+    seq: int
+    text: str
+
+
+FrameHandler = Callable[[str, Frame], None]
+ReplyHandler = Callable[[str, bytes], None]
+
+
+class BusUnavailable(Exception):
+    """The backplane cannot be reached right now; nothing was done."""
+
+
+class Bus(Protocol):
+    node_id: str
+
+    async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def ready(self) -> bool:
+        """Can this process serve rooms now (is the backplane reachable)?"""
+        ...
+
+    # -- room records ------------------------------------------------------------------
+    async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
+        """Store a new room; False when the code is taken."""
+        ...
+
+    async def load_snapshot(self, code: str) -> bytes | None: ...
+
+    async def load_log(self, code: str) -> list[bytes]: ...
+
+    async def load_cursor(self, code: str) -> str:
+        """The id of the last command the room's snapshot includes."""
+        ...
+
+    async def delete_room(self, code: str) -> None:
+        """Forget the room and tell every process (a `gone` frame)."""
+        ...
+
+    # -- ownership -----------------------------------------------------------------
+    async def claim(self, code: str) -> int | None:
+        """Become the room's owner: its new epoch, or None when another process owns it."""
+        ...
+
+    async def renew(self, code: str, epoch: int) -> bool: ...
+
+    async def release(self, code: str, epoch: int) -> None: ...
+
+    # -- commands --------------------------------------------------------------------
+    async def submit(self, code: str, envelope: bytes) -> None:
+        """Append a command to the room's single ordered inbox."""
+        ...
+
+    async def read_commands(
+        self, code: str, after: str, block_ms: int
+    ) -> list[tuple[str, bytes]]:
+        """Commands after cursor `after`, waiting up to `block_ms` for the first."""
+        ...
+
+    async def commit(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+    ) -> bool:
+        """Persist atomically if `epoch` still owns the room, then publish; False if fenced."""
+        ...
+
+    # -- fan-out ---------------------------------------------------------------------
+    async def subscribe(self, code: str) -> None: ...
+
+    async def unsubscribe(self, code: str) -> None: ...
+
+    async def reply(self, node: str, key: str, payload: bytes) -> None:
+        """Deliver a command's answer to the process that received it."""
+        ...

@@ -1,0 +1,33 @@
+"""Every setting of the server, read from the environment in one place."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Defaults run one process locally with no Redis; each field is `BANKIT_<NAME>`."""
+
+    model_config = SettingsConfigDict(env_prefix="BANKIT_", extra="ignore")
+
+    redis_url: str | None = Field(
+        default=None,
+        validation_alias="REDIS_URL",
+        description="Redis backplane; unset = one process, rooms in memory.",
+    )
+    max_rooms: int = Field(10_000, ge=1, description="Live rooms one process holds.")
+    max_connections: int = Field(10_000, ge=1, description="WebSockets one process accepts.")
+    max_players: int = Field(50, ge=1, le=500, description="Players in one room.")
+    max_frame_bytes: int = Field(4096, ge=256, description="Largest WebSocket frame accepted.")
+    rate_per_second: float = Field(20.0, gt=0, description="Messages per second per connection.")
+    rate_burst: int = Field(40, ge=1, description="Messages a connection may send at once.")
+    flood_limit: int = Field(40, ge=1, description="Refused messages in a row before closing 1008.")
+    send_queue: int = Field(64, ge=4, description="Unsent non-state messages per connection.")
+    room_idle_seconds: float = Field(3 * 3600, gt=0, description="Unfinished room freed after.")
+    finished_room_seconds: float = Field(1800, gt=0, description="Finished room kept viewable.")
+    reap_interval_seconds: float = Field(30, gt=0, description="How often idle rooms are swept.")
+    dedupe_ids: int = Field(256, ge=1, description="Command ids remembered per token.")
+    ws_ping_seconds: float = Field(20, gt=0, description="Protocol ping interval (dead peers).")
+    ws_compression: bool = Field(False, description="permessage-deflate (costs CPU and latency).")
+    log_level: str = Field("info", description="Log level of the server.")

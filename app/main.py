@@ -1,0 +1,62 @@
+"""The app factory: the one place that picks concrete classes and wires them."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.api import errors, http, pages, ws
+from app.api.hub import Hub
+from app.api.services import Services
+from app.bus.base import Bus
+from app.config import Settings
+from app.rooms.registry import RoomRegistry
+
+
+def make_bus(settings: Settings) -> Bus:
+    """Memory for one process; Redis (imported lazily) when REDIS_URL is set."""
+    if settings.redis_url:
+        from app.bus.redis import RedisBus
+
+        return RedisBus(settings.redis_url)
+    from app.bus.memory import MemoryBus
+
+    return MemoryBus()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        bus = make_bus(settings)
+        registry = RoomRegistry(bus, settings)
+        hub = Hub(bus, registry)
+        await bus.start(hub.on_frame, hub.on_reply)
+        await registry.start()
+        app.state.services = Services(settings, bus, registry, hub)
+        gc.collect()
+        gc.freeze()  # start-up objects never need scanning again: shorter GC pauses
+        try:
+            yield
+        finally:
+            await hub.drain()
+            await registry.close()
+            await bus.close()
+
+    app = FastAPI(
+        title="bankit",
+        summary="Real-time table dice games played from phones.",
+        version="1",
+        lifespan=lifespan,
+    )
+    errors.install(app)
+    app.include_router(http.router)
+    app.include_router(http.health)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    pages.mount_static(app)
+    return app

@@ -1,0 +1,38 @@
+"""The room's event log: hash-chained, append-only, replayable (see docs/protocol.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+GENESIS = "0" * 64
+
+
+def canonical(entry: Mapping[str, Any]) -> str:
+    """The bytes the hash covers: the entry without `hash`, sorted, compact."""
+    body = {k: v for k, v in entry.items() if k != "hash"}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain(prev: str, entry: Mapping[str, Any]) -> str:
+    return hashlib.sha256((prev + canonical(entry)).encode()).hexdigest()
+
+
+def make_entry(
+    prev: str, seq: int, at: int, type_: str, by: str, data: Mapping[str, Any]
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {"seq": seq, "at": at, "type": type_, "by": by, "data": dict(data)}
+    entry["hash"] = chain(prev, entry)
+    return entry
+
+
+def verify(entries: Iterable[Mapping[str, Any]]) -> bool:
+    """True when seqs run 1, 2, 3… and every hash chains to the one before it."""
+    prev = GENESIS
+    for expected_seq, entry in enumerate(entries, start=1):
+        if entry.get("seq") != expected_seq or entry.get("hash") != chain(prev, entry):
+            return False
+        prev = entry["hash"]
+    return True

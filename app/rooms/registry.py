@@ -1,0 +1,143 @@
+"""The rooms this process knows: creation, lookup, ownership and freeing idle rooms."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from app.bus.base import Bus
+from app.config import Settings
+from app.rooms.actor import RoomActor, now_ms
+from app.rooms.room import Envelope, Room
+from app.rules.bank import BankRules
+from app.rules.base import RuleError, Rules
+
+log = logging.getLogger("bankit.rooms")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud across a table
+CODE_LENGTH = 4
+LEASE_RENEW_SECONDS = 1.0
+
+
+class UnknownRoom(Exception):
+    pass
+
+
+class RoomsFull(Exception):
+    pass
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class RoomRegistry:
+    def __init__(self, bus: Bus, settings: Settings) -> None:
+        self.bus = bus
+        self.settings = settings
+        self.games: dict[str, Rules[Any]] = {"bank": BankRules(settings.max_players)}
+        self.actors: dict[str, RoomActor] = {}
+        self._reaper: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._reaper = asyncio.create_task(self._reap_forever(), name="room-reaper")
+
+    async def close(self) -> None:
+        if self._reaper is not None:
+            self._reaper.cancel()
+            await asyncio.gather(self._reaper, return_exceptions=True)
+        await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
+
+    # -- rooms -----------------------------------------------------------------------
+    async def create(self, options: Mapping[str, Any], banker_hash: str) -> dict[str, Any]:
+        """Create a room owned by this process; returns its first state."""
+        if len(self.actors) >= self.settings.max_rooms:
+            raise RoomsFull()
+        rules = self.games.get(str(options.get("game", "bank")))
+        if rules is None:
+            raise RuleError("unknown_game", "This server hosts: " + ", ".join(self.games))
+        game_options = {k: v for k, v in options.items() if k != "game"}
+        for _ in range(20):
+            code = new_code()
+            room, entry = Room.create(
+                code, rules, game_options, banker_hash, now_ms(), self.settings.dedupe_ids
+            )
+            if await self.bus.create_room(code, room.snapshot(), orjson.dumps(entry)):
+                break
+        else:
+            raise RoomsFull()
+        await self._own(code)
+        return room.view
+
+    async def snapshot(self, code: str) -> dict[str, Any] | None:
+        raw = await self.bus.load_snapshot(code)
+        return None if raw is None else orjson.loads(raw)  # type: ignore[no-any-return]
+
+    async def log_entries(self, code: str) -> list[dict[str, Any]] | None:
+        raw = await self.bus.load_log(code)
+        return [orjson.loads(entry) for entry in raw] if raw else None
+
+    async def submit(self, code: str, envelope: Envelope) -> None:
+        """Queue a command in the room's single order; adopts the room if nobody owns it."""
+        if code not in self.actors:
+            await self._own(code)
+        try:
+            await self.bus.submit(code, orjson.dumps(envelope))
+        except KeyError:
+            raise UnknownRoom(code) from None
+
+    # -- ownership -------------------------------------------------------------------
+    async def _own(self, code: str) -> RoomActor | None:
+        """Become the room's owner if nobody is; restore it from its snapshot and log."""
+        epoch = await self.bus.claim(code)
+        if epoch is None:
+            return None
+        snapshot = await self.snapshot(code)
+        entries = await self.log_entries(code)
+        if snapshot is None or entries is None:
+            await self.bus.release(code, epoch)
+            raise UnknownRoom(code)
+        rules = self.games[snapshot["state"]["game"]]
+        room = Room.restore(rules, snapshot, entries, self.settings.dedupe_ids)
+        cursor = await self.bus.load_cursor(code)
+        actor = RoomActor(room, self.bus, epoch, cursor, LEASE_RENEW_SECONDS, self._forget)
+        self.actors[code] = actor
+        actor.start()
+        return actor
+
+    def _forget(self, actor: RoomActor) -> None:
+        if self.actors.get(actor.code) is actor:
+            del self.actors[actor.code]
+
+    # -- freeing idle rooms ------------------------------------------------------------
+    async def _reap_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.reap_interval_seconds)
+            with contextlib.suppress(Exception):
+                await self.reap()
+
+    async def reap(self) -> list[str]:
+        """Free rooms nobody plays in: no player connected and nothing done for a while."""
+        now = time.time() * 1000
+        freed = []
+        for code, actor in list(self.actors.items()):
+            room = actor.room
+            limit = (
+                self.settings.finished_room_seconds
+                if room.status == "finished"
+                else self.settings.room_idle_seconds
+            )
+            if room.any_player_connected() or now - room.updated_at < limit * 1000:
+                continue
+            await actor.stop()
+            await self.bus.delete_room(code)
+            freed.append(code)
+            log.info("room %s freed after %.0f s idle", code, (now - room.updated_at) / 1000)
+        return freed

@@ -1,0 +1,56 @@
+"""The game state as the fold of the events that still count.
+
+Undo never rewrites history: it is an event of its own, and the state after it is
+the replay of the log without the undone event and everything that followed it.
+The live room and a replay of the stored log use this same class, so they agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Generic, TypeVar
+
+from app.rules.base import Event, Rules
+
+S = TypeVar("S")
+
+
+class Timeline(Generic[S]):
+    def __init__(self, rules: Rules[S], options: Mapping[str, Any]) -> None:
+        self.rules = rules
+        self.options = dict(options)
+        self.state: S = rules.create(self.options)
+        self.effective: list[tuple[int, Event]] = []
+
+    def apply(self, event: Event, seq: int) -> None:
+        self.state = self.rules.evolve(self.state, event, seq)
+        self.effective.append((seq, event))
+
+    def last_undoable(self) -> int | None:
+        """The seq of the latest event that undo would take back."""
+        for seq, event in reversed(self.effective):
+            if event.type in self.rules.undoable:
+                return seq
+        return None
+
+    def undo(self, undone_seq: int) -> None:
+        """Drop the event `undone_seq` and all after it, and rebuild the state."""
+        index = next(i for i, (seq, _) in enumerate(self.effective) if seq == undone_seq)
+        kept = self.effective[:index]
+        self.state = self.rules.create(self.options)
+        self.effective = []
+        for seq, event in kept:
+            self.apply(event, seq)
+
+    @classmethod
+    def replay(cls, rules: Rules[S], entries: Iterable[Mapping[str, Any]]) -> Timeline[S]:
+        """Rebuild from log entries (the first is `create`)."""
+        iterator = iter(entries)
+        first = next(iterator)
+        timeline = cls(rules, first["data"])
+        for entry in iterator:
+            if entry["type"] == "undo":
+                timeline.undo(entry["data"]["undone_seq"])
+            else:
+                timeline.apply(Event(entry["type"], entry["data"]), entry["seq"])
+        return timeline

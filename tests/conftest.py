@@ -1,0 +1,106 @@
+"""Real parts: a real uvicorn server process on a free port (and, for the Redis
+tests, a real redis-server the fixtures start and may kill)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class ServerProcess:
+    """One `python -m app` process; `stop()` sends SIGTERM, `kill()` SIGKILL."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, timeout: float = 10) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+def start_server(tmp_path: Path, env: dict[str, str] | None = None, port: int | None = None) -> ServerProcess:
+    """Start the app as its own process and wait (bounded) until /healthz answers."""
+    port = port or free_port()
+    log_path = tmp_path / f"server-{port}.log"
+    inherited = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    full_env = {**inherited, "PYTHONUNBUFFERED": "1", **(env or {})}
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=full_env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
+    server = ServerProcess(port, process, log_path)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early:\n{server.log()}")
+        try:
+            if httpx.get(f"{server.base_url}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    server.kill()
+    raise RuntimeError(f"server did not start:\n{server.log()}")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One shared single-process server (no Redis) for the tests that only play."""
+    proc = start_server(tmp_path_factory.mktemp("server"))
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of this test's own, for tests that change settings or stop it."""
+    procs: list[ServerProcess] = []
+
+    def make(**env: str) -> ServerProcess:
+        proc = start_server(tmp_path, env)
+        procs.append(proc)
+        return proc
+
+    yield make  # type: ignore[misc]
+    for proc in procs:
+        proc.kill()
