@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import logging
 import socket
 
 import uvicorn
 
 from app.config import Settings
+from app.logs import configure
 from app.main import create_app
 
 
@@ -31,10 +31,7 @@ def main() -> None:
     args = parser.parse_args()
 
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-    )
+    configure(settings.log_level)
     gc.set_threshold(50_000, 50, 100)  # fewer, cheaper collections under many sockets
     app = create_app(settings)
     config = uvicorn.Config(
@@ -42,6 +39,7 @@ def main() -> None:
         host=args.host,
         port=args.port,
         access_log=False,  # WebSocket query strings carry tokens: never log them
+        log_config=None,  # uvicorn's loggers go through ours, which redacts tokens
         log_level=settings.log_level,
         ws_max_size=settings.max_frame_bytes,
         ws_ping_interval=settings.ws_ping_seconds,

@@ -20,10 +20,14 @@ class Settings(BaseSettings):
     max_connections: int = Field(10_000, ge=1, description="WebSockets one process accepts.")
     max_players: int = Field(50, ge=1, le=500, description="Players in one room.")
     max_frame_bytes: int = Field(4096, ge=256, description="Largest WebSocket frame accepted.")
-    rate_per_second: float = Field(20.0, gt=0, description="Messages per second per connection.")
-    rate_burst: int = Field(40, ge=1, description="Messages a connection may send at once.")
-    flood_limit: int = Field(40, ge=1, description="Refused messages in a row before closing 1008.")
-    send_queue: int = Field(64, ge=4, description="Unsent non-state messages per connection.")
+    # A person taps a few times a second; a scripted client that awaits each answer
+    # sends in bursts. Only a flood (hundreds unanswered) meets the limit.
+    rate_per_second: float = Field(100.0, gt=0, description="Messages per second per connection.")
+    rate_burst: int = Field(200, ge=1, description="Messages a connection may send at once.")
+    flood_limit: int = Field(100, ge=1, description="Refused messages in a row before closing 1008.")
+    send_queue: int = Field(
+        512, ge=4, description="Unsent non-state messages per connection (> burst + flood)."
+    )
     room_idle_seconds: float = Field(3 * 3600, gt=0, description="Unfinished room freed after.")
     finished_room_seconds: float = Field(1800, gt=0, description="Finished room kept viewable.")
     reap_interval_seconds: float = Field(30, gt=0, description="How often idle rooms are swept.")

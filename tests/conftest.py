@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,6 +81,16 @@ def start_server(tmp_path: Path, env: dict[str, str] | None = None, port: int | 
             time.sleep(0.05)
     server.kill()
     raise RuntimeError(f"server did not start:\n{server.log()}")
+
+
+@pytest.fixture(autouse=True)
+async def close_clients() -> AsyncIterator[None]:
+    """Every protocol client a test opened is closed when it ends."""
+    yield
+    from tests.client import OPEN
+
+    while OPEN:
+        await OPEN.pop().close()
 
 
 @pytest.fixture(scope="session")

@@ -83,7 +83,7 @@ class Connection:
     # -- queueing (never awaits) ---------------------------------------------------------
     def push_state(self, seq: int, text: str) -> None:
         """Queue a state unless this connection already has it or a newer one."""
-        if seq <= self.last_seq:
+        if seq <= self.last_seq or self._close_code is not None:
             return
         self.last_seq = seq
         if self._slot is not None:
@@ -94,6 +94,8 @@ class Connection:
         self._wake.set()
 
     def push(self, text: str) -> None:
+        if self._close_code is not None:
+            return
         if self._others >= self._queue_limit:
             self.close(CLOSE_TRY_LATER)
             return
@@ -101,11 +103,12 @@ class Connection:
         self._queue.append(text)
         self._wake.set()
 
-    def close(self, code: int) -> None:
-        """Ask the writer to close the socket after what is queued is dropped."""
+    def close(self, code: int, flush: bool = False) -> None:
+        """Ask the writer to close the socket; `flush` sends what is queued first."""
         if self._close_code is None:
             self._close_code = code
-            self._queue.clear()
+            if not flush:
+                self._queue.clear()
             self._wake.set()
 
     # -- the writer --------------------------------------------------------------------
@@ -137,7 +140,7 @@ class Connection:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
-                while queue and self._close_code is None:
+                while queue:
                     item = queue.popleft()
                     if isinstance(item, _StateSlot):
                         self._slot = None

@@ -79,8 +79,9 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await _serve(services, conn)
     except (BusUnavailable, UnknownRoom):
         conn.close(CLOSE_TRY_LATER)
-        await conn.drained()
     finally:
+        if conn.closing:
+            await conn.drained()
         await services.hub.remove(conn)
         with contextlib.suppress(BusUnavailable, UnknownRoom):
             await _presence(services, conn, -1)
@@ -118,7 +119,7 @@ async def _serve(services: Services, conn: Connection) -> None:
         if not conn.bucket.take():
             conn.refused_in_a_row += 1
             if conn.refused_in_a_row > settings.flood_limit:
-                conn.close(CLOSE_POLICY)
+                conn.close(CLOSE_POLICY, flush=True)
                 return
             conn.push(error_text("rate_limited", "Too many messages: slow down."))
             continue
