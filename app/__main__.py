@@ -32,6 +32,10 @@ def main() -> None:
 
     settings = Settings()
     configure(settings.log_level)
+    if settings.log_format == "json":
+        from app.jsonlog import use_json
+
+        use_json()
     gc.set_threshold(50_000, 50, 100)  # fewer, cheaper collections under many sockets
     app = create_app(settings)
     config = uvicorn.Config(

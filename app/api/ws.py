@@ -72,7 +72,11 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         rate=settings.rate_per_second,
         burst=settings.rate_burst,
     )
-    await services.hub.add(conn)
+    try:
+        await services.hub.add(conn)
+    except BusUnavailable:
+        await websocket.close(CLOSE_TRY_LATER, "The game store is unreachable; retrying helps.")
+        return
     try:
         await _welcome(services, conn)
         await _presence(services, conn, +1)
@@ -96,6 +100,7 @@ async def _welcome(services: Services, conn: Connection) -> None:
     conn.last_seq = snapshot["seq"]
     you = {"role": conn.identity.role, "player_id": conn.identity.player_id}
     conn.start(orjson.dumps({"type": "welcome", "you": you, "state": snapshot["state"]}).decode())
+    services.hub.welcomed(conn)
 
 
 async def _presence(services: Services, conn: Connection, delta: int) -> None:
@@ -143,10 +148,7 @@ async def _handle(services: Services, conn: Connection, text: str) -> None:
     if command.type == "ping":
         conn.push(orjson.dumps({"type": "pong", "id": command.id}).decode())
         return
-    identity = conn.identity
-    if identity.role == "spectator":
-        conn.push(error_text("not_allowed", "Spectators only watch.", command.id))
-        return
+    identity = conn.identity  # spectators too: the rules answer in the protocol's order
     envelope = {
         "k": "cmd",
         "node": services.bus.node_id,

@@ -271,3 +271,7 @@ async def test_a_burst_under_the_limit_is_served_and_the_connection_stays(room: 
         await room.ann.send({"type": "ping", "id": f"p{n}"})
     await room.ann.wait_for(lambda m: m.get("id") == "p9")
     assert not any(m.get("code") == "rate_limited" for m in room.ann.messages)
+
+
+async def test_a_spectator_roll_without_dice_is_bad_message_first(room: Seated) -> None:
+    await expect_refusal(room, room.watcher, {"type": "roll", "id": "w"}, "bad_message", "w")

@@ -1,0 +1,30 @@
+"""The project's promises on paper: protocol superset, README commands, settings table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.config import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+CONTRACT = ROOT.parent / "shared" / "PROTOCOL.md"
+
+
+def test_docs_protocol_is_a_superset_of_the_contract() -> None:
+    ours = (ROOT / "docs" / "protocol.md").read_text()
+    if CONTRACT.exists():  # beside every checkout in CI and on developers' machines
+        assert ours.startswith(CONTRACT.read_text().rstrip())
+    for heading in ("## HTTP", "## WebSocket", "### Error codes", "## The event log", "## An example session"):
+        assert heading in ours
+
+
+def test_readme_shows_both_commands_and_every_setting() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "make run" in readme and "make test" in readme
+    for name in Settings.model_fields:
+        env = "REDIS_URL" if name == "redis_url" else f"BANKIT_{name.upper()}"
+        assert env in readme, f"{env} is missing from the README's configuration table"
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
