@@ -67,8 +67,15 @@ async def room_qr(code: str, request: Request) -> Response:
     link = join_link(request, code)
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
-        buffer, kind="svg", scale=8, border=4, dark="#000", light="#fff",
-        xmldecl=False, omitsize=True, title=f"QR code to join room {code}",
+        buffer,
+        kind="svg",
+        scale=8,
+        border=4,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,
+        omitsize=True,
+        title=f"QR code to join room {code}",
     )
     return Response(
         buffer.getvalue(),

@@ -1,0 +1,82 @@
+// The dice pad: ONE tap per roll. A keypad of the totals 3..11 (not doubles) and a
+// row of the six doubles (1+1 = 2 ... 6+6 = 12). Each key says what it will do to
+// the BANK right now (+8, +70, ×2, END), so the banker never has to think.
+
+import { die } from "./dice.js";
+import { h, points } from "./dom.js";
+import { diceForTotal, nextRollSafe } from "./rules.js";
+
+const REPEAT_GUARD_MS = 300; // a bouncing finger on the same key is one tap
+
+function effect(state, dice) {
+  const [a, b] = dice;
+  const total = a + b;
+  if (nextRollSafe(state)) {
+    return { short: total === 7 ? "+70" : `+${total}`, long: total === 7 ? "adds 70" : `adds ${total}` };
+  }
+  if (total === 7) return { short: "END", long: "ends the round" };
+  if (a === b) return { short: "×2", long: `doubles the BANK to ${points(state.bank * 2)}` };
+  return { short: `+${total}`, long: `adds ${total}` };
+}
+
+/** onRoll(dice) is called with two dice; returns {el, update(state, enabled)}. */
+export function dicePad(onRoll) {
+  const keys = [];
+  let lastKey = null;
+  let lastAt = 0;
+
+  function key(dice, label, extraClass) {
+    const hint = h("span", { class: "hint" });
+    const button = h(
+      "button",
+      {
+        type: "button",
+        class: `key ${extraClass}`,
+        dataset: { roll: dice.join("-") },
+        onclick: () => {
+          const now = performance.now();
+          if (lastKey === button && now - lastAt < REPEAT_GUARD_MS) return;
+          lastKey = button;
+          lastAt = now;
+          onRoll(dice);
+        },
+      },
+      label,
+      hint,
+    );
+    keys.push({ button, hint, dice });
+    return button;
+  }
+
+  const totals = h("div", { class: "keys totals", role: "group", "aria-label": "Roll total, not doubles" });
+  for (let total = 3; total <= 11; total += 1) {
+    totals.append(key(diceForTotal(total), h("span", { class: "num" }, total), total === 7 ? "seven" : ""));
+  }
+  const doubles = h("div", { class: "keys doubles", role: "group", "aria-label": "Doubles" });
+  for (let face = 1; face <= 6; face += 1) {
+    const label = h("span", { class: "dbl" }, die(face, "mini"), die(face, "mini"));
+    doubles.append(key([face, face], label, "double"));
+  }
+  const el = h("div", { class: "dicepad" }, totals, doubles);
+
+  // Any tap elsewhere (undo, bank-for) ends a bounce: the same key may count again at once.
+  document.addEventListener("pointerdown", (event) => {
+    if (!el.contains(event.target)) lastKey = null;
+  }, true);
+
+  function update(state, enabled) {
+    const danger = !nextRollSafe(state);
+    el.classList.toggle("danger", danger);
+    for (const { button, hint, dice } of keys) {
+      const [a, b] = dice;
+      const what = effect(state, dice);
+      // Doubles show their sum too: "+10" while safe (the sum is what it adds), "10 ×2" after.
+      hint.textContent = a === b && what.short === "×2" ? `${a + b} ×2` : what.short;
+      const name = a === b ? `Double ${a}s, ${a + b}` : `Roll ${a + b}`;
+      button.setAttribute("aria-label", `${name}: ${what.long}`);
+      button.disabled = !enabled;
+    }
+  }
+
+  return { el, update };
+}

@@ -1,0 +1,45 @@
+// Tiny DOM helpers: build elements, update text only when it changed, format numbers.
+
+/** h("button", {class: "x", onclick: f}, "text", child) -> Element */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key in el && typeof value !== "string") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** Set text without touching the DOM when nothing changed (keeps aria-live quiet). */
+export function setText(el, text) {
+  if (el && el.textContent !== String(text)) el.textContent = String(text);
+}
+
+export function show(el, visible) {
+  if (el) el.hidden = !visible;
+}
+
+export const points = (n) => Number(n).toLocaleString("en-US");
+
+/** "1st", "2nd", "3rd", "4th"... */
+export function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy" */
+export function names(list) {
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}

@@ -1,0 +1,57 @@
+// The join form of /r/CODE: one field, one button. This is where the QR code lands.
+
+import { joinRoom } from "./api.js";
+import { $, setText } from "./dom.js";
+import { lastName, rememberName, saveSeat } from "./store.js";
+
+export const JOIN_ERRORS = {
+  name_taken: "That name is taken in this game: add an initial (\"Ann B\").",
+  bad_name: "Names are 1 to 24 letters, digits or symbols.",
+  not_in_lobby: "This game has already started, so new players cannot join. You can still watch it.",
+  unknown_room: "There is no game with that code. Check the letters with the banker.",
+  room_full: "This game is full.",
+};
+
+/** onSeat(seat) is called once the server gave us a seat. */
+export function joinView(ctx, onSeat) {
+  const form = $("#join-form");
+  const input = $("#join-name");
+  const error = $("#join-error");
+  const submit = $("#join-submit");
+  setText($("#join-code"), ctx.code);
+  $("#join-watch").href = `/watch/${ctx.code}`;
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      setText(error, "Type your name first.");
+      input.focus();
+      return;
+    }
+    submit.disabled = true;
+    setText(submit, "Joining…");
+    try {
+      const reply = await joinRoom(ctx.code, name);
+      const seat = { token: reply.token, role: "player", player_id: reply.player_id, name };
+      saveSeat(ctx.code, seat);
+      rememberName(name);
+      setText(error, "");
+      onSeat(seat);
+    } catch (failure) {
+      setText(error, JOIN_ERRORS[failure.code] || failure.message);
+      input.focus();
+    } finally {
+      submit.disabled = false;
+      setText(submit, "Join the game");
+    }
+  });
+
+  return {
+    open(message = "") {
+      setText(error, message);
+      if (!input.value) input.value = lastName();
+      input.focus();
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// The WebSocket half of the protocol, as a phone needs it:
+// reconnects by itself with capped, jittered backoff; keeps only the newest state;
+// an `id` on every command, re-sent with the SAME id after a reconnect (the server
+// dedupes it); a ping every 20 s, and a dead socket is dropped when no pong comes.
+
+const PING_EVERY_MS = 20_000;
+const PONG_WITHIN_MS = 8_000;
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 15_000;
+const BUSY_DELAY_MS = 3_000; // 1013: the server asked us to come back later
+const COMMAND_TTL_MS = 8_000; // a command not answered by then is reported as not sent
+const RETRY_MS = 1_000; // after `unavailable`
+
+export const CLOSE_UNKNOWN_ROOM = 4404;
+export const CLOSE_BAD_TOKEN = 4401;
+const CLOSE_TRY_LATER = 1013;
+
+function randomPrefix() {
+  const bytes = new Uint8Array(6);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * handlers: {welcome(you, state), state(state), presence(map),
+ *            status({phase: "connecting"|"live"|"reconnecting"|"gone", attempt, delay, reason})}
+ */
+export class RoomSocket {
+  constructor(code, token, handlers) {
+    this.code = code;
+    this.token = token || "";
+    this.handlers = handlers;
+    this.prefix = randomPrefix(); // ids differ across reloads: a new page never hits old ids
+    this.counter = 0;
+    this.pending = new Map(); // id -> {message, resolve, timer, sent}
+    this.seq = -1;
+    this.attempt = 0;
+    this.ws = null;
+    this.live = false;
+    this.stopped = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.pongTimer = null;
+    this.wake = () => this.reconnectNow();
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState !== "visible") return;
+      if (this.live) this.ping();
+      else this.reconnectNow();
+    });
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}://${location.host}/ws/rooms/${this.code}${query}`;
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (this.stopped) return;
+    this.report(this.attempt === 0 ? "connecting" : "reconnecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onmessage = (event) => this.receive(event.data);
+    ws.onclose = (event) => this.closed(ws, event.code);
+    ws.onerror = () => {}; // a close follows; it carries what we need
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    clearTimeout(this.pongTimer); // any message proves the socket is alive
+    this.pongTimer = null;
+    switch (message.type) {
+      case "welcome":
+        this.live = true;
+        this.attempt = 0;
+        this.seq = message.state.seq;
+        this.report("live");
+        this.handlers.welcome(message.you, message.state);
+        this.flush();
+        this.schedulePing();
+        break;
+      case "state":
+        if (message.state.seq <= this.seq) return; // coalesced or late: keep the newest
+        this.seq = message.state.seq;
+        this.handlers.state(message.state);
+        break;
+      case "presence":
+        this.handlers.presence?.(message.connected);
+        break;
+      case "ack":
+      case "error":
+        this.answer(message);
+        break;
+      default:
+        break; // pong, and whatever a newer server adds
+    }
+  }
+
+  answer(message) {
+    const entry = message.id ? this.pending.get(message.id) : null;
+    if (!entry) {
+      if (message.type === "error") this.handlers.error?.(message);
+      return;
+    }
+    if (message.type === "error" && message.code === "unavailable") {
+      // Nothing was applied; the protocol says: retry with the same id (until the TTL).
+      setTimeout(() => this.live && this.pending.has(message.id) && this.ws.send(entry.message), RETRY_MS);
+      return;
+    }
+    clearTimeout(entry.timer);
+    this.pending.delete(message.id);
+    entry.resolve(
+      message.type === "ack"
+        ? { ok: true, seq: message.seq }
+        : { ok: false, code: message.code, message: message.message },
+    );
+  }
+
+  /** Send a command; resolves {ok, seq} or {ok: false, code, message}. Never rejects. */
+  send(command) {
+    const id = `${this.prefix}-${++this.counter}`;
+    const message = JSON.stringify({ ...command, id });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ ok: false, code: "not_sent", message: "No answer from the server: check the board." });
+      }, COMMAND_TTL_MS);
+      this.pending.set(id, { message, resolve, timer });
+      if (this.live) this.ws.send(message);
+    });
+  }
+
+  /** After a (re)connect: send again what got no answer; same id, so never applied twice. */
+  flush() {
+    for (const entry of this.pending.values()) this.ws.send(entry.message);
+  }
+
+  ping() {
+    if (!this.live) return;
+    this.ws.send(JSON.stringify({ type: "ping", id: `${this.prefix}-p${++this.counter}` }));
+    clearTimeout(this.pongTimer);
+    this.pongTimer = setTimeout(() => this.drop(), PONG_WITHIN_MS);
+  }
+
+  schedulePing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
+  }
+
+  /** Give up on a socket that stopped answering (Wi-Fi to mobile, a locked screen). */
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.onclose = ws.onmessage = null;
+    try {
+      ws.close(4000, "no pong");
+    } catch {
+      // already closed
+    }
+    this.closed(ws, 1006);
+  }
+
+  closed(ws, code) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    this.live = false;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    if (this.stopped) return;
+    if (code === CLOSE_UNKNOWN_ROOM || code === CLOSE_BAD_TOKEN) {
+      this.stop();
+      this.report("gone", code === CLOSE_UNKNOWN_ROOM ? "unknown_room" : "bad_token");
+      return;
+    }
+    const base = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** this.attempt);
+    const delay = Math.max(code === CLOSE_TRY_LATER ? BUSY_DELAY_MS : 0, base * (0.5 + Math.random() / 2));
+    this.attempt += 1;
+    this.report("reconnecting", null, delay);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** The network came back or the page became visible: do not wait for the backoff. */
+  reconnectNow() {
+    if (this.stopped || this.live || !this.retryTimer) return;
+    this.connect();
+  }
+
+  report(phase, reason = null, delay = 0) {
+    this.handlers.status?.({ phase, attempt: this.attempt, delay, reason });
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    window.removeEventListener("online", this.wake);
+    for (const entry of this.pending.values()) {
+      clearTimeout(entry.timer);
+      entry.resolve({ ok: false, code: "not_sent", message: "Disconnected." });
+    }
+    this.pending.clear();
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+      this.ws = null;
+    }
+  }
+}

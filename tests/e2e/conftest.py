@@ -1,0 +1,87 @@
+"""Browser fixtures: Debian's chromium driven by Playwright's sync API.
+
+One browser for the package (closed before any other package's async tests run);
+one browser context per person at the table, so that each has its own
+localStorage, as separate phones do. A JavaScript error on any page fails the test.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    ViewportSize,
+    expect,
+    sync_playwright,
+)
+
+from tests.conftest import ServerProcess
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE: ViewportSize = {"width": 360, "height": 640}
+TV: ViewportSize = {"width": 1280, "height": 720}
+TIMEOUT_MS = 10_000
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(autouse=True)
+def close_clients() -> Iterator[None]:
+    """Overrides tests/conftest.py's async one: browser tests open no protocol clients,
+    and no async fixture can run while Playwright's sync API owns this thread's loop."""
+    yield
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@dataclass
+class Table:
+    """Everyone at the table: each `open()` is a new phone (its own context)."""
+
+    browser: Browser
+    server: ServerProcess
+    contexts: list[BrowserContext] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def open(self, path: str = "/", viewport: ViewportSize | None = None) -> Page:
+        context = self.browser.new_context(
+            viewport=viewport or PHONE, base_url=self.server.base_url, has_touch=True
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.goto(path)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def table(browser: Browser, server: ServerProcess) -> Iterator[Table]:
+    table = Table(browser, server)
+    yield table
+    table.close()
+    assert table.errors == [], "JavaScript errors on the pages"
