@@ -12,6 +12,9 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.rooms.timeline import Timeline
+from app.rules.bank import BankRules
+
 Message = dict[str, Any]
 _ids = itertools.count(1)
 OPEN: list[Client] = []  # closed after each test by the `close_clients` fixture
@@ -130,3 +133,12 @@ class Table:
 
     def log(self) -> list[Message]:
         return httpx.get(f"{self.base_url}/api/rooms/{self.code}/log").json()["events"]  # type: ignore[no-any-return]
+
+
+def assert_replays_to(events: list[dict[str, Any]], state: dict[str, Any]) -> None:
+    """The log alone rebuilds the game (presence aside)."""
+    rebuilt = BankRules().view(Timeline.replay(BankRules(), events).state)
+    served = {k: v for k, v in state.items() if k not in ("code", "seq")}
+    served["players"] = [{k: v for k, v in p.items() if k != "connected"} for p in state["players"]]
+    assert rebuilt == served
+    assert events[-1]["seq"] == state["seq"]

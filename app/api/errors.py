@@ -62,9 +62,10 @@ def install(app: FastAPI) -> None:
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "Invalid request."}
         where = ".".join(str(part) for part in first["loc"] if part != "body")
+        message = str(first["msg"])
         code = "bad_name" if where == "name" else "bad_request"
         status = 422 if code == "bad_name" or where else 400
-        return error_response(status, code, f"{where}: {first['msg']}" if where else first["msg"])
+        return error_response(status, code, f"{where}: {message}" if where else message)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

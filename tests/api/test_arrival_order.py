@@ -10,7 +10,8 @@ import asyncio
 import random
 from typing import Any
 
-from tests.client import Client, Table
+from app.rooms.eventlog import verify
+from tests.client import Client, Table, assert_replays_to
 from tests.conftest import ServerProcess
 
 PLAYERS = 8
@@ -77,6 +78,9 @@ async def test_banks_that_arrive_before_the_seven_count_and_the_rest_are_round_o
 
     assert races_split >= TRIALS // 3, "the race was never close: widen the window"
     final = table.state()
+    events = table.log()
+    assert verify(events)
+    assert_replays_to(events, final)
     everyone = [banker, spectator, *players]
     for client in everyone:
         seen = await client.state_at_least(final["seq"])

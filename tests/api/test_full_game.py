@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.rooms.eventlog import verify
-from app.rooms.timeline import Timeline
-from app.rules.bank import BankRules
-from tests.client import Client, Table
+from tests.client import Client, Table, assert_replays_to
 from tests.conftest import ServerProcess
 
 # Ann, Bob and Cat play from phones; Dan has no phone: the banker banks for him.
@@ -76,12 +72,3 @@ async def test_twenty_round_game_scores_match_the_hand_computation(server: Serve
     events = table.log()
     assert verify(events)
     assert_replays_to(events, final)
-
-
-def assert_replays_to(events: list[dict[str, Any]], state: dict[str, Any]) -> None:
-    """The log alone rebuilds the game (presence aside)."""
-    rebuilt = BankRules().view(Timeline.replay(BankRules(), events).state)
-    served = {k: v for k, v in state.items() if k not in ("code", "seq")}
-    served["players"] = [{k: v for k, v in p.items() if k != "connected"} for p in state["players"]]
-    assert rebuilt == served
-    assert events[-1]["seq"] == state["seq"]

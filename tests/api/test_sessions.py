@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 import httpx
 
-from tests.client import Client, Table
+from app.rooms.eventlog import verify
+from tests.client import Client, Table, assert_replays_to
 from tests.conftest import ServerProcess
 
 MakeServer = Callable[..., ServerProcess]
@@ -112,6 +113,8 @@ async def test_undo_takes_back_the_roll_and_the_banks_after_it(server: ServerPro
     assert (await ann.command(type="bank"))["type"] == "ack"  # Ann may bank again
     log = table.log()
     assert log[-2]["type"] == "undo" and log[-2]["data"]["undone_seq"] == before_seq + 1
+    assert verify(log)
+    assert_replays_to(log, table.state())
     assert ann_id in {p["id"] for p in after["players"]}
 
 
