@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 8000
 
-.PHONY: run test bench run-cluster system-deps clean
+.PHONY: run test bench bench-cluster run-cluster system-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ test: $(VENV)/.installed-test system-deps
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench.fanout
+
+# Three processes on ports 8001-8003 sharing a local redis-server of their own.
+run-cluster: $(VENV)/.installed
+	PYTHON=$(BIN)/python bash scripts/run-cluster.sh
+
+# The scale-out benchmark of docs/performance.md (takes about 15 minutes).
+bench-cluster: $(VENV)/.installed-test
+	$(BIN)/python -m bench.cluster
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -8,6 +8,7 @@ import gc
 import socket
 
 import uvicorn
+from fastapi import FastAPI
 
 from app.config import Settings
 from app.logs import configure
@@ -17,8 +18,12 @@ from app.main import create_app
 class DrainingServer(uvicorn.Server):
     """On SIGTERM, close sockets with 1001 (go elsewhere) before uvicorn's own 1012."""
 
+    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+        super().__init__(config)
+        self.app = app
+
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        services = getattr(self.config.loaded_app_state, "services", None)
+        services = getattr(self.app.state, "services", None)
         if services is not None:
             await services.hub.drain()
         await super().shutdown(sockets)
@@ -31,11 +36,7 @@ def main() -> None:
     args = parser.parse_args()
 
     settings = Settings()
-    configure(settings.log_level)
-    if settings.log_format == "json":
-        from app.jsonlog import use_json
-
-        use_json()
+    configure(settings.log_level, settings.log_format)
     gc.set_threshold(50_000, 50, 100)  # fewer, cheaper collections under many sockets
     app = create_app(settings)
     config = uvicorn.Config(
@@ -50,8 +51,7 @@ def main() -> None:
         ws_per_message_deflate=settings.ws_compression,
         lifespan="on",
     )
-    server = DrainingServer(config)
-    server.config.loaded_app_state = app.state  # type: ignore[attr-defined]
+    server = DrainingServer(config, app)
     asyncio.run(server.serve())
 
 

@@ -35,3 +35,11 @@ class Settings(BaseSettings):
     ws_ping_seconds: float = Field(20, gt=0, description="Protocol ping interval (dead peers).")
     ws_compression: bool = Field(False, description="permessage-deflate (costs CPU and latency).")
     log_level: str = Field("info", description="Log level of the server.")
+    log_format: str = Field("text", description="`text`, or `json`: one object a line, with `room`.")
+    # Several processes (REDIS_URL set): ownership, takeover and Redis's memory of a room.
+    lease_seconds: float = Field(1.5, gt=0, description="Room ownership lease; renewed at a third.")
+    watch_seconds: float = Field(0.25, gt=0, description="How often lapsed leases are looked for.")
+    node_ttl_seconds: float = Field(5.0, gt=0, description="A process silent this long is dead.")
+    room_ttl_seconds: float = Field(
+        6 * 3600, gt=0, description="Redis forgets a room this long after its last event."
+    )

@@ -1,23 +1,57 @@
-"""Logging for the whole process: one format, and no token ever written out."""
+"""Logging for the whole process: text or JSON lines, and no token ever written out.
+
+At debug level the WebSocket library prints request lines with their query string,
+so `token=…` is masked in every line whatever its source. JSON lines carry the room
+code as a field: from `extra={"room": code}` or, for the many lines written as
+`"room %s: …"`, from their first argument.
+"""
 
 from __future__ import annotations
 
 import logging
 import re
+import time
+
+import orjson
 
 _TOKEN = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
 
 
-class RedactingFormatter(logging.Formatter):
-    """Masks `token=...` wherever it appears, e.g. in a WebSocket request line."""
+def redact(text: str) -> str:
+    return _TOKEN.sub(r"\1<redacted>", text)
 
+
+class TextFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        return _TOKEN.sub(r"\1<redacted>", super().format(record))
+        return redact(super().format(record))
 
 
-def configure(level: str) -> None:
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": redact(record.getMessage()),
+        }
+        room = getattr(record, "room", None)
+        if room is None and isinstance(record.msg, str) and record.msg.startswith("room %s"):
+            room = record.args[0] if isinstance(record.args, tuple) and record.args else None
+        if room is not None:
+            line["room"] = str(room)
+        if record.exc_info:
+            line["exc"] = redact(self.formatException(record.exc_info))
+        return orjson.dumps(line).decode()
+
+
+def configure(level: str, fmt: str = "text") -> None:
+    """Route every logger (uvicorn's too) through one handler on the root."""
     handler = logging.StreamHandler()
-    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    if fmt == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(TextFormatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

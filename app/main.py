@@ -9,19 +9,28 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.api import errors, http, pages, ws
+from app.api import metrics as metrics_route
 from app.api.hub import Hub
 from app.api.services import Services
 from app.bus.base import Bus
 from app.config import Settings
+from app.metrics import Metrics
 from app.rooms.registry import RoomRegistry
 
 
-def make_bus(settings: Settings) -> Bus:
+def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
     """Memory for one process; Redis (imported lazily) when REDIS_URL is set."""
     if settings.redis_url:
         from app.bus.redis import RedisBus
 
-        return RedisBus(settings.redis_url)
+        return RedisBus(
+            settings.redis_url,
+            lease_seconds=settings.lease_seconds,
+            room_ttl_seconds=settings.room_ttl_seconds,
+            node_ttl_seconds=settings.node_ttl_seconds,
+            on_error=metrics.redis_error if metrics else None,
+            on_fanout=metrics.fanout_seconds if metrics else None,
+        )
     from app.bus.memory import MemoryBus
 
     return MemoryBus()
@@ -32,9 +41,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        bus = make_bus(settings)
+        metrics = Metrics()
+        bus = make_bus(settings, metrics)
         registry = RoomRegistry(bus, settings)
         hub = Hub(bus, registry)
+        registry.interest = hub.rooms.keys  # rooms with sockets here: adopted if their owner dies
+        metrics.watch(
+            connections=lambda: hub.connections,
+            rooms_owned=lambda: len(registry.actors),
+            rooms_watched=lambda: len(hub.rooms),
+            applied=lambda: registry.applied_retired
+            + sum(actor.applied for actor in registry.actors.values()),
+        )
+        app.state.metrics = metrics
         await bus.start(hub.on_frame, hub.on_reply)
         await registry.start()
         app.state.services = Services(settings, bus, registry, hub)
@@ -57,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http.router)
     app.include_router(http.health)
     app.include_router(ws.router)
+    app.include_router(metrics_route.router)
     app.include_router(pages.router)
     pages.mount_static(app)
     return app

@@ -151,7 +151,7 @@ class Connection:
                 if self._close_code is not None:
                     await self._close_socket(self._close_code)
                     return
-        except Exception:  # the peer went away mid-send: the reader sees the disconnect
+        except Exception:  # noqa: BLE001  (the peer went away mid-send: the reader sees it)
             with contextlib.suppress(Exception):
                 await self.websocket.close(CLOSE_GOING_AWAY)
 

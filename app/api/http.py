@@ -8,7 +8,15 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 
 from app.api.errors import ApiError
-from app.api.protocol import CreateRoom, ErrorBody, JoinRoom, PlayerJoined, RoomCreated, RoomLog, RoomState
+from app.api.protocol import (
+    CreateRoom,
+    ErrorBody,
+    JoinRoom,
+    PlayerJoined,
+    RoomCreated,
+    RoomLog,
+    RoomState,
+)
 from app.api.services import Services
 from app.rooms.tokens import hash_token, new_player_id, new_token
 

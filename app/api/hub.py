@@ -19,7 +19,7 @@ from app.api.connection import (
     CLOSE_UNKNOWN_ROOM,
     Connection,
 )
-from app.bus.base import Bus, Frame
+from app.bus.base import Bus, BusUnavailable, Frame
 from app.rooms.registry import RoomRegistry
 
 
@@ -30,16 +30,23 @@ class Hub:
         self.rooms: dict[str, set[Connection]] = {}
         self._replies: dict[str, Connection | asyncio.Future[bytes]] = {}
         self.connections = 0
+        self.latest: dict[str, int] = {}  # highest seq a frame brought, per room with sockets
+        self._resyncing: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- membership ------------------------------------------------------------------
     async def add(self, conn: Connection) -> None:
         members = self.rooms.get(conn.code)
         if members is None:
             members = self.rooms[conn.code] = set()
-            await self.bus.subscribe(conn.code)
         members.add(conn)
         self._replies[conn.key] = conn
         self.connections += 1
+        try:  # every joiner waits until the room's channel is live (idempotent in the bus)
+            await self.bus.subscribe(conn.code)
+        except BaseException:
+            await self.remove(conn)
+            raise
 
     async def remove(self, conn: Connection) -> None:
         self._replies.pop(conn.key, None)
@@ -50,6 +57,7 @@ class Hub:
         self.connections -= 1
         if not members:
             del self.rooms[conn.code]
+            self.latest.pop(conn.code, None)
             await self.bus.unsubscribe(conn.code)
 
     # -- from the bus ------------------------------------------------------------------
@@ -57,11 +65,18 @@ class Hub:
         members = self.rooms.get(code)
         if not members:
             return
+        if frame.seq > self.latest.get(code, 0):
+            self.latest[code] = frame.seq
+        gap = False  # a frame past the next seq: pub/sub lost some (Redis): fetch the snapshot
         if frame.kind == "state":
             for conn in members:
+                if conn.last_seq == 0:
+                    continue  # not welcomed yet: its welcome carries this state or a newer one
+                gap = gap or frame.seq > conn.last_seq + 1
                 conn.push_state(frame.seq, frame.text)
         elif frame.kind == "presence":
             for conn in members:
+                gap = gap or 0 < conn.last_seq < frame.seq
                 conn.push(frame.text)
         elif frame.kind == "kick":
             for conn in members:
@@ -70,6 +85,48 @@ class Hub:
         elif frame.kind == "gone":
             for conn in members:
                 conn.close(CLOSE_UNKNOWN_ROOM)
+        if gap:
+            self.resync(code)
+
+    def welcomed(self, conn: Connection) -> None:
+        """A frame newer than the welcome came while it was read: catch up from the snapshot."""
+        if self.latest.get(conn.code, 0) > conn.last_seq:
+            self.resync(conn.code)
+
+    def resync(self, code: str) -> None:
+        if code in self._resyncing:
+            return
+        self._resyncing.add(code)
+        task = asyncio.create_task(self._resync(code), name=f"resync-{code}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resync(self, code: str) -> None:
+        """Push the stored state to every socket that is behind it (never an older one)."""
+        try:
+            snapshot = await self.registry.snapshot(code)
+        except BusUnavailable:
+            return
+        finally:
+            self._resyncing.discard(code)
+        members = self.rooms.get(code)
+        if not members:
+            return
+        if snapshot is None:
+            for conn in members:
+                conn.close(CLOSE_UNKNOWN_ROOM)
+            return
+        state, seq = snapshot["state"], snapshot["seq"]
+        text = orjson.dumps({"type": "state", "state": state}).decode()
+        connected = {player["id"]: player["connected"] for player in state["players"]}
+        presence = orjson.dumps({"type": "presence", "connected": connected}).decode()
+        seated = set(snapshot["tokens"].values())
+        for conn in list(members):
+            if conn.identity.player_id is not None and conn.identity.player_id not in seated:
+                conn.close(CLOSE_BAD_TOKEN)  # kicked while its frame was lost
+            elif 0 < conn.last_seq < seq:
+                conn.push_state(seq, text)
+                conn.push(presence)
 
     def on_reply(self, key: str, payload: bytes) -> None:
         target = self._replies.get(key)

@@ -38,7 +38,23 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.bus.base import BusUnavailable, Frame, FrameHandler, FrameKind, ReplyHandler
+from app.bus.base import BusUnavailable, Frame, FrameHandler, ReplyHandler
+from app.bus.redis_mux import Multiplexer
+from app.bus.redis_wire import (
+    CLAIM,
+    COMMIT,
+    CREATE,
+    RELEASE,
+    RENEW,
+    SUBMIT,
+    cursor_key,
+    decode_frames,
+    encode_frames,
+    key,
+    node_channel,
+)
+
+__all__ = ["RedisBus", "decode_frames", "encode_frames", "key", "node_channel"]
 
 log = logging.getLogger("bankit.bus.redis")
 
@@ -47,113 +63,6 @@ FAILURES = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutErr
 READ_COUNT = 100  # commands read (and committed) at once by an owner
 BACKOFF_FIRST, BACKOFF_CAP = 0.05, 2.0  # seconds between subscriber reconnects
 REREAD_SECONDS = 5.0  # an owner re-reads its stream this often even without pokes
-KINDS: dict[str, FrameKind] = {"s": "state", "p": "presence", "k": "kick", "g": "gone"}
-LETTERS = {kind: letter for letter, kind in KINDS.items()}
-
-
-def key(code: str, part: str) -> str:
-    return f"bankit:{{{code}}}:{part}"
-
-
-def node_channel(node: str) -> str:
-    return f"bankit:node:{{{node}}}"
-
-
-def encode_frames(cursor: str, frames: Sequence[Frame]) -> bytes:
-    """`F<cursor> <commit µs> <n>\\n` then per frame `<kind><seq> <bytes>\\n<text>`."""
-    parts = [f"F{cursor} {time.time_ns() // 1000} {len(frames)}\n".encode()]
-    for frame in frames:
-        text = frame.text.encode()
-        parts.append(f"{LETTERS[frame.kind]}{frame.seq} {len(text)}\n".encode())
-        parts.append(text)
-    return b"".join(parts)
-
-
-def decode_frames(data: bytes) -> tuple[str, int, list[Frame]]:
-    """The cursor, the commit time (µs since the epoch) and the frames of a message."""
-    end = data.index(b"\n")
-    cursor, stamp, count = data[1:end].decode().split(" ")
-    frames, at = [], end + 1
-    for _ in range(int(count)):
-        end = data.index(b"\n", at)
-        head = data[at:end].decode()
-        seq, size = head[1:].split(" ")
-        at = end + 1 + int(size)
-        frames.append(Frame(KINDS[head[0]], int(seq), data[end + 1 : at].decode()))
-    return cursor, int(stamp), frames
-
-
-def cursor_key(cursor: str) -> tuple[int, int]:
-    """Stream ids compare as (milliseconds, sequence)."""
-    ms, _, seq = cursor.partition("-")
-    return int(ms or 0), int(seq or 0)
-
-
-CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6])
-redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('SET', KEYS[3], '0', 'PX', ARGV[3])
-return 1
-"""
-
-CLAIM = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-local epoch = redis.call('INCR', KEYS[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
-redis.call('SET', KEYS[2], epoch .. ' ' .. ARGV[1], 'PX', ARGV[2])
-return epoch
-"""
-
-RENEW = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-"""
-
-RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1
-"""
-
-# The poke goes to the lease holder's node channel; the caller pokes itself locally.
-SUBMIT = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local lease = redis.call('GET', KEYS[3])
-if not lease then return '' end
-local owner = string.match(lease, ' (.*)$')
-if owner ~= ARGV[2] then
-  redis.call('PUBLISH', 'bankit:node:{' .. owner .. '}', 'P' .. ARGV[4])
-end
-return owner
-"""
-
-# KEYS: lease snap log cursor cmds tail epoch
-# ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, entries...
-COMMIT = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local ttl = ARGV[3]
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
-if #ARGV > 7 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 8)) end
-redis.call('PEXPIRE', KEYS[3], ttl)
-redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
-redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
-redis.call('PEXPIRE', KEYS[5], ttl)
-redis.call('PEXPIRE', KEYS[7], ttl)
-if ARGV[6] ~= '' then
-  redis.call('SET', KEYS[6], ARGV[6], 'PX', ttl)
-  redis.call('PUBLISH', ARGV[7], ARGV[6])
-end
-return 1
-"""
-
-
 class RedisBus:
     """The `Bus` of many processes; see the module docstring for the keys it keeps."""
 
@@ -174,24 +83,16 @@ class RedisBus:
         self.node_ttl_ms = int(node_ttl_seconds * 1000)
         self._on_error = on_error or (lambda: None)
         self._on_fanout = on_fanout
-        # No automatic retries: a retried XADD or commit could run twice.
+        # No automatic retries: a retried XADD or commit could run twice. RESP2, whose
+        # reply shapes (and plain pub/sub messages) are the same in every redis-py.
         self._redis = aioredis.Redis.from_url(
             url,
+            protocol=2,
             socket_timeout=command_timeout,
             socket_connect_timeout=command_timeout,
             retry=Retry(NoBackoff(), 0),
         )
-        self._scripts = {
-            name: self._redis.register_script(body)
-            for name, body in {
-                "create": CREATE,
-                "claim": CLAIM,
-                "renew": RENEW,
-                "release": RELEASE,
-                "submit": SUBMIT,
-                "commit": COMMIT,
-            }.items()
-        }
+        self._mux = Multiplexer(self._redis.connection_pool, command_timeout)
         self._on_frame: FrameHandler | None = None
         self._on_reply: ReplyHandler | None = None
         self._channel = node_channel(self.node_id)
@@ -218,6 +119,7 @@ class RedisBus:
         if self._listener is not None:
             self._listener.cancel()
             await asyncio.gather(self._listener, return_exceptions=True)
+        await self._mux.close()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 
@@ -226,8 +128,8 @@ class RedisBus:
             return False
         try:
             async with asyncio.timeout(1):
-                return bool(await self._redis.ping())
-        except Exception:
+                return bool(await self._mux.execute("PING") == b"PONG")
+        except Exception:  # noqa: BLE001 - whatever fails, the answer is "not ready"
             return False
 
     @property
@@ -241,33 +143,29 @@ class RedisBus:
             return await make()
         except FAILURES as error:
             self._on_error()
-            with contextlib.suppress(Exception):  # the pool may hold connections to a dead server
-                await self._redis.connection_pool.disconnect()
             raise BusUnavailable(str(error) or type(error).__name__) from error
 
     # -- room records -----------------------------------------------------------------
     async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
         keys = [key(code, p) for p in ("snap", "log", "cursor", "cmds", "tail", "lease")]
         args = [snapshot, first_entry, self.ttl_ms]
-        return bool(await self._call(lambda: self._scripts["create"](keys, args)))
+        return bool(await self._call(lambda: self._mux.script(CREATE, keys, args)))
 
     async def load_snapshot(self, code: str) -> bytes | None:
-        return await self._call(lambda: self._redis.get(key(code, "snap")))  # type: ignore[no-any-return]
+        return await self._call(lambda: self._mux.execute("GET", key(code, "snap")))
 
     async def load_log(self, code: str) -> list[bytes]:
-        return await self._call(lambda: self._redis.lrange(key(code, "log"), 0, -1))  # type: ignore[no-any-return]
+        return await self._call(lambda: self._mux.execute("LRANGE", key(code, "log"), 0, -1))
 
     async def load_cursor(self, code: str) -> str:
-        raw = await self._call(lambda: self._redis.get(key(code, "cursor")))
+        raw = await self._call(lambda: self._mux.execute("GET", key(code, "cursor")))
         return raw.decode() if raw else "0"
 
     async def delete_room(self, code: str) -> None:
         parts = ("snap", "log", "cursor", "cmds", "tail", "lease", "epoch")
         gone = encode_frames("", [Frame("gone", 0, "")])
-        pipe = self._redis.pipeline(transaction=True)
-        pipe.delete(*(key(code, p) for p in parts))
-        pipe.publish(key(code, "frames"), gone)
-        await self._call(pipe.execute)
+        await self._call(lambda: self._mux.execute("DEL", *(key(code, p) for p in parts)))
+        await self._call(lambda: self._mux.execute("PUBLISH", key(code, "frames"), gone))
         self._forget_room(code)
 
     # -- ownership -------------------------------------------------------------------
@@ -277,7 +175,7 @@ class RedisBus:
     async def claim(self, code: str) -> int | None:
         keys = [key(code, "snap"), key(code, "lease"), key(code, "epoch")]
         args = [self.node_id, self.lease_ms, self.ttl_ms]
-        epoch = int(await self._call(lambda: self._scripts["claim"](keys, args)))
+        epoch = int(await self._call(lambda: self._mux.script(CLAIM, keys, args)))
         if epoch <= 0:
             return None
         self._read_at.pop(code, None)  # read the stream at once: commands may be waiting
@@ -288,7 +186,8 @@ class RedisBus:
         if committed is not None and time.monotonic() - committed < self.lease_ms / 3000:
             return True  # a commit just now pushed the lease's expiry: nothing to do
         args = [self._lease(epoch), self.lease_ms]
-        renewed = bool(await self._call(lambda: self._scripts["renew"]([key(code, "lease")], args)))
+        lease = [key(code, "lease")]
+        renewed = bool(await self._call(lambda: self._mux.script(RENEW, lease, args)))
         if not renewed:
             self._forget_owned(code)
         return renewed
@@ -296,7 +195,7 @@ class RedisBus:
     async def release(self, code: str, epoch: int) -> None:
         self._forget_owned(code)
         args = [self._lease(epoch)]
-        await self._call(lambda: self._scripts["release"]([key(code, "lease")], args))
+        await self._call(lambda: self._mux.script(RELEASE, [key(code, "lease")], args))
 
     def _forget_owned(self, code: str) -> None:
         self._pokes.pop(code, None)
@@ -307,7 +206,7 @@ class RedisBus:
     async def submit(self, code: str, envelope: bytes) -> None:
         keys = [key(code, "snap"), key(code, "cmds"), key(code, "lease")]
         args = [envelope, self.node_id, self.ttl_ms, code]
-        owner = await self._call(lambda: self._scripts["submit"](keys, args))
+        owner = await self._call(lambda: self._mux.script(SUBMIT, keys, args))
         if owner is None:
             raise KeyError(code)
         if owner == self.node_id.encode():
@@ -352,10 +251,12 @@ class RedisBus:
 
     async def _xread(self, code: str, after: str) -> list[tuple[str, bytes]]:
         stream = key(code, "cmds")
-        reply = await self._call(lambda: self._redis.xread({stream: after}, count=READ_COUNT))
+        reply = await self._call(
+            lambda: self._mux.execute("XREAD", "COUNT", READ_COUNT, "STREAMS", stream, after)
+        )
         if not reply:
             return []
-        return [(entry_id.decode(), fields[b"e"]) for entry_id, fields in reply[0][1]]
+        return [(entry_id.decode(), fields[1]) for entry_id, fields in reply[0][1]]
 
     async def commit(
         self,
@@ -378,7 +279,7 @@ class RedisBus:
             key(code, "frames"),
             *entries,
         ]
-        done = bool(await self._call(lambda: self._scripts["commit"](keys, args)))
+        done = bool(await self._call(lambda: self._mux.script(COMMIT, keys, args)))
         if done:
             self._committed[code] = time.monotonic()
         else:
@@ -388,29 +289,29 @@ class RedisBus:
     # -- nodes (heartbeats, for dropping the presence a dead process left behind) -------
     async def heartbeat(self) -> None:
         alive = node_channel(self.node_id) + ":alive"
-        await self._call(lambda: self._redis.set(alive, b"1", px=self.node_ttl_ms))
+        await self._call(lambda: self._mux.execute("SET", alive, b"1", "PX", self.node_ttl_ms))
 
     async def live_nodes(self, nodes: Collection[str]) -> set[str]:
         """Those of `nodes` whose process beat recently."""
         if not nodes:
             return set()
         ordered = list(nodes)
-        pipe = self._redis.pipeline(transaction=False)
-        for node in ordered:
-            pipe.exists(node_channel(node) + ":alive")
-        found = await self._call(pipe.execute)
-        return {node for node, hit in zip(ordered, found, strict=True) if hit}
+        found = await self._mget([node_channel(node) + ":alive" for node in ordered])
+        return {node for node, hit in zip(ordered, found, strict=True) if hit is not None}
 
     async def unowned(self, codes: Collection[str]) -> list[str]:
         """Those of `codes` whose lease has lapsed (their owner may be dead)."""
         if not codes:
             return []
         ordered = list(codes)
-        pipe = self._redis.pipeline(transaction=False)
-        for code in ordered:
-            pipe.exists(key(code, "lease"))
-        found = await self._call(pipe.execute)
-        return [code for code, held in zip(ordered, found, strict=True) if not held]
+        found = await self._mget([key(code, "lease") for code in ordered])
+        return [code for code, held in zip(ordered, found, strict=True) if held is None]
+
+    async def _mget(self, keys: list[str]) -> list[Any]:
+        """Values of many keys, 500 per MGET (on Redis Cluster: group them by slot)."""
+        chunks = [keys[at : at + 500] for at in range(0, len(keys), 500)]
+        replies = await self._many([("MGET", *chunk) for chunk in chunks])
+        return [value for reply in replies for value in reply]
 
     # -- fan-out ---------------------------------------------------------------------
     async def subscribe(self, code: str) -> None:
@@ -441,7 +342,15 @@ class RedisBus:
     async def reply(self, node: str, key_: str, payload: bytes) -> None:
         """Answers go through Redis even to this process: after the state they follow."""
         message = b"R" + key_.encode() + b"\n" + payload
-        await self._call(lambda: self._redis.publish(node_channel(node), message))
+        await self._call(lambda: self._mux.execute("PUBLISH", node_channel(node), message))
+
+    async def _many(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Several commands written at once (the multiplexer pipelines them)."""
+
+        async def run() -> list[Any]:
+            return list(await asyncio.gather(*(self._mux.execute(*c) for c in commands)))
+
+        return await self._call(run)
 
     # -- the subscriber ------------------------------------------------------------------
     async def _listen_forever(self) -> None:
@@ -451,7 +360,7 @@ class RedisBus:
             kwargs = {**pool.connection_kwargs, "socket_timeout": None}
             connection = pool.connection_class(**kwargs)
             try:
-                await connection.connect()
+                await connection.connect()  # type: ignore[no-untyped-call]
                 channels = [self._channel, *(key(code, "frames") for code in self._rooms)]
                 await connection.send_command("SUBSCRIBE", *channels)
                 self._subscriber = connection
@@ -460,7 +369,7 @@ class RedisBus:
                 with contextlib.suppress(Exception):
                     await connection.disconnect()
                 raise
-            except Exception as error:  # any failure: reconnect, never die
+            except Exception as error:  # noqa: BLE001 - any failure: reconnect, never die
                 if self._connected.is_set():
                     log.warning("redis subscription lost (%s); reconnecting", error)
                     backoff = BACKOFF_FIRST
@@ -529,12 +438,11 @@ class RedisBus:
         codes = list(self._rooms)
         if not codes:
             return
+        commands: list[tuple[Any, ...]] = []
+        for code in codes:
+            commands += [("GET", key(code, "tail")), ("EXISTS", key(code, "snap"))]
         try:
-            pipe = self._redis.pipeline(transaction=False)
-            for code in codes:
-                pipe.get(key(code, "tail"))
-                pipe.exists(key(code, "snap"))
-            found = await self._call(pipe.execute)
+            found = await self._many(commands)
         except BusUnavailable:
             return  # the next reconnect tries again
         for index, code in enumerate(codes):

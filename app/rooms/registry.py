@@ -7,15 +7,17 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
 
 from app.bus.base import Bus
+from app.bus.shared import SharedBus
 from app.config import Settings
 from app.rooms.actor import RoomActor, now_ms
 from app.rooms.room import Envelope, Room
+from app.rooms.watcher import Watcher
 from app.rules.bank import BankRules
 from app.rules.base import RuleError, Rules
 
@@ -45,11 +47,23 @@ class RoomRegistry:
         self.games: dict[str, Rules[Any]] = {"bank": BankRules(settings.max_players)}
         self.actors: dict[str, RoomActor] = {}
         self._reaper: asyncio.Task[None] | None = None
+        # Several processes: the rooms with sockets here (set by the app), adopted by the
+        # watcher when their owner dies; rooms another process owns are not claimed again
+        # before `watch_seconds` (one claim per command would double Redis's work).
+        self.interest: Callable[[], Iterable[str]] = tuple
+        self._watcher: asyncio.Task[None] | None = None
+        self._elsewhere: dict[str, float] = {}
+        self.applied_retired = 0  # events applied by actors that have stopped (metrics)
 
     async def start(self) -> None:
         self._reaper = asyncio.create_task(self._reap_forever(), name="room-reaper")
+        if isinstance(self.bus, SharedBus):
+            self._watcher = asyncio.create_task(Watcher(self, self.bus).run(), name="room-watcher")
 
     async def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
         if self._reaper is not None:
             self._reaper.cancel()
             await asyncio.gather(self._reaper, return_exceptions=True)
@@ -78,7 +92,10 @@ class RoomRegistry:
 
     async def snapshot(self, code: str) -> dict[str, Any] | None:
         raw = await self.bus.load_snapshot(code)
-        return None if raw is None else orjson.loads(raw)  # type: ignore[no-any-return]
+        if raw is None:
+            return None
+        snapshot: dict[str, Any] = orjson.loads(raw)
+        return snapshot
 
     async def log_entries(self, code: str) -> list[dict[str, Any]] | None:
         raw = await self.bus.load_log(code)
@@ -86,14 +103,26 @@ class RoomRegistry:
 
     async def submit(self, code: str, envelope: Envelope) -> None:
         """Queue a command in the room's single order; adopts the room if nobody owns it."""
-        if code not in self.actors:
-            await self._own(code)
+        unclaimed = code not in self.actors
+        if unclaimed and time.monotonic() >= self._elsewhere.get(code, 0.0) and (
+            await self._own(code) is None
+        ):
+            if len(self._elsewhere) > 10_000:
+                self._elsewhere.clear()
+            self._elsewhere[code] = time.monotonic() + self.settings.watch_seconds
         try:
             await self.bus.submit(code, orjson.dumps(envelope))
         except KeyError:
             raise UnknownRoom(code) from None
 
     # -- ownership -------------------------------------------------------------------
+    async def adopt(self, code: str) -> bool:
+        """Take over a room nobody owns (the watcher's failover); False if someone does."""
+        try:
+            return await self._own(code) is not None
+        except UnknownRoom:
+            return False
+
     async def _own(self, code: str) -> RoomActor | None:
         """Become the room's owner if nobody is; restore it from its snapshot and log."""
         epoch = await self.bus.claim(code)
@@ -107,7 +136,9 @@ class RoomRegistry:
         rules = self.games[snapshot["state"]["game"]]
         room = Room.restore(rules, snapshot, entries, self.settings.dedupe_ids)
         cursor = await self.bus.load_cursor(code)
-        actor = RoomActor(room, self.bus, epoch, cursor, LEASE_RENEW_SECONDS, self._forget)
+        shared = isinstance(self.bus, SharedBus)  # a lease to keep: renew at a third of it
+        renew = self.settings.lease_seconds / 3 if shared else LEASE_RENEW_SECONDS
+        actor = RoomActor(room, self.bus, epoch, cursor, renew, self._forget)
         self.actors[code] = actor
         actor.start()
         return actor
@@ -115,6 +146,7 @@ class RoomRegistry:
     def _forget(self, actor: RoomActor) -> None:
         if self.actors.get(actor.code) is actor:
             del self.actors[actor.code]
+            self.applied_retired += actor.applied
 
     # -- freeing idle rooms ------------------------------------------------------------
     async def _reap_forever(self) -> None:

@@ -1,0 +1,118 @@
+"""The Redis backplane's wire: key and channel names, the frames message, the Lua scripts.
+
+Every key and channel of a room carries the room code as a hash tag (`{CODE}`), so
+a room's keys share one Redis Cluster slot and each script touches one slot.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from app.bus.base import Frame, FrameKind
+
+KINDS: dict[str, FrameKind] = {"s": "state", "p": "presence", "k": "kick", "g": "gone"}
+LETTERS = {kind: letter for letter, kind in KINDS.items()}
+
+
+def key(code: str, part: str) -> str:
+    return f"bankit:{{{code}}}:{part}"
+
+
+def node_channel(node: str) -> str:
+    return f"bankit:node:{{{node}}}"
+
+
+def encode_frames(cursor: str, frames: Sequence[Frame]) -> bytes:
+    """`F<cursor> <commit µs> <n>\\n` then per frame `<kind><seq> <bytes>\\n<text>`."""
+    parts = [f"F{cursor} {time.time_ns() // 1000} {len(frames)}\n".encode()]
+    for frame in frames:
+        text = frame.text.encode()
+        parts.append(f"{LETTERS[frame.kind]}{frame.seq} {len(text)}\n".encode())
+        parts.append(text)
+    return b"".join(parts)
+
+
+def decode_frames(data: bytes) -> tuple[str, int, list[Frame]]:
+    """The cursor, the commit time (µs since the epoch) and the frames of a message."""
+    end = data.index(b"\n")
+    cursor, stamp, count = data[1:end].decode().split(" ")
+    frames, at = [], end + 1
+    for _ in range(int(count)):
+        end = data.index(b"\n", at)
+        head = data[at:end].decode()
+        seq, size = head[1:].split(" ")
+        at = end + 1 + int(size)
+        frames.append(Frame(KINDS[head[0]], int(seq), data[end + 1 : at].decode()))
+    return cursor, int(stamp), frames
+
+
+def cursor_key(cursor: str) -> tuple[int, int]:
+    """Stream ids compare as (milliseconds, sequence)."""
+    ms, _, seq = cursor.partition("-")
+    return int(ms or 0), int(seq or 0)
+
+
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('SET', KEYS[3], '0', 'PX', ARGV[3])
+return 1
+"""
+
+CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local epoch = redis.call('INCR', KEYS[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+redis.call('SET', KEYS[2], epoch .. ' ' .. ARGV[1], 'PX', ARGV[2])
+return epoch
+"""
+
+RENEW = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+# The poke goes to the lease holder's node channel; the caller pokes itself locally.
+SUBMIT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local lease = redis.call('GET', KEYS[3])
+if not lease then return '' end
+local owner = string.match(lease, ' (.*)$')
+if owner ~= ARGV[2] then
+  redis.call('PUBLISH', 'bankit:node:{' .. owner .. '}', 'P' .. ARGV[4])
+end
+return owner
+"""
+
+# KEYS: lease snap log cursor cmds tail epoch
+# ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, entries...
+COMMIT = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local ttl = ARGV[3]
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
+if #ARGV > 7 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 8)) end
+redis.call('PEXPIRE', KEYS[3], ttl)
+redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
+redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
+redis.call('PEXPIRE', KEYS[5], ttl)
+redis.call('PEXPIRE', KEYS[7], ttl)
+if ARGV[6] ~= '' then
+  redis.call('SET', KEYS[6], ARGV[6], 'PX', ttl)
+  redis.call('PUBLISH', ARGV[7], ARGV[6])
+end
+return 1
+"""

@@ -1,0 +1,324 @@
+"""The scale-out benchmark: one command, a printed table.
+
+    python -m bench.cluster [--configs memory,redis,redis3] [--rooms 50,200,300,400,500,750,...]
+                            [--seconds 15] [--warmup 4]
+
+For each configuration (one process with the memory bus; one process with Redis;
+three processes with Redis, each room's sockets spread over the three), and for each
+number of rooms R: fresh servers (and a fresh redis-server of its own on a free port)
+pinned to CPU 0 with `taskset`, the load generator (bench/load.py, split into worker
+processes of at most ~9,000 sockets) on CPU 1; R rooms of 11 sockets, 2 actions a
+second each. It reports fan-out latency p50/p99/max, errors, and server CPU per action
+(the app processes; Redis's own CPU apart). Capacity = the most rooms with p99 <= 100 ms
+and no errors; stepping stops at the first failing R. Then memory: RSS per idle
+socket (2,000 spectators in one room) and per room (500 rooms without sockets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench import load
+
+ROOT = Path(__file__).resolve().parents[1]
+TICKS = os.sysconf("SC_CLK_TCK")
+FD_LIMIT = 19_500  # sockets one process may hold here (ulimit -n is 20,000)
+SOCKETS_PER_WORKER = 9_000
+CONFIGS = {"memory": (1, False), "redis": (1, True), "redis3": (3, True)}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def pinned(command: list[str], cpu: int) -> list[str]:
+    return ["taskset", "-c", str(cpu), *command] if (os.cpu_count() or 1) >= 2 else command
+
+
+def wait_http(url: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"{url} did not answer")
+
+
+@dataclass
+class Deployment:
+    """Servers (and Redis) of one configuration, all on CPU 0."""
+
+    processes: list[subprocess.Popen[bytes]]
+    ports: list[int]
+    redis: subprocess.Popen[bytes] | None
+    workdir: str
+    redis_port: int = 0
+
+    def redis_used_kib(self) -> float:
+        """Redis's own `used_memory`, in KiB (0 without Redis)."""
+        if not self.redis_port:
+            return 0.0
+        with socket.create_connection(("127.0.0.1", self.redis_port), timeout=5) as sock:
+            sock.sendall(b"INFO memory\r\n")
+            data = b""
+            while b"used_memory:" not in data or not data.endswith(b"\r\n"):
+                data += sock.recv(65536)
+        line = next(x for x in data.decode().splitlines() if x.startswith("used_memory:"))
+        return int(line.split(":")[1]) / 1024
+
+    @classmethod
+    def start(cls, servers: int, with_redis: bool) -> Deployment:
+        workdir = tempfile.mkdtemp(prefix="bankit-bench-")
+        env = {
+            **os.environ,
+            "BANKIT_LOG_LEVEL": "warning",
+            "BANKIT_MAX_CONNECTIONS": "100000",
+            "BANKIT_MAX_ROOMS": "100000",
+        }
+        env.pop("REDIS_URL", None)
+        redis, redis_port = None, 0
+        if with_redis:
+            redis_port = free_port()
+            binary = shutil.which("redis-server") or "redis-server"
+            redis = subprocess.Popen(
+                pinned([binary, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+                        "--appendonly", "no", "--dir", workdir], 0),
+                stdout=subprocess.DEVNULL,
+            )
+            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+        ports = [free_port() for _ in range(servers)]
+        processes = []
+        for port in ports:
+            command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
+            log = open(Path(workdir) / f"server-{port}.log", "wb")  # noqa: SIM115
+            processes.append(subprocess.Popen(pinned(command, 0), cwd=ROOT, env=env, stdout=log,
+                                              stderr=subprocess.STDOUT))
+        for port in ports:
+            wait_http(f"http://127.0.0.1:{port}/readyz")
+        return cls(processes, ports, redis, workdir, redis_port)
+
+    def cpu(self) -> tuple[float, float]:
+        app = sum(cpu_seconds(p.pid) for p in self.processes)
+        return app, cpu_seconds(self.redis.pid) if self.redis else 0.0
+
+    def stop(self) -> None:
+        for process in [*self.processes, *([self.redis] if self.redis else [])]:
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+        if os.environ.get("BENCH_KEEP_LOGS"):
+            print(f"       logs kept in {self.workdir}", flush=True)
+        else:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_step(config: str, rooms: int, warmup: float, seconds: float) -> dict[str, Any]:
+    servers, with_redis = CONFIGS[config]
+    if rooms * load.SOCKETS / servers > FD_LIMIT:
+        return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
+    deployment = Deployment.start(servers, with_redis)
+    try:
+        workers = max(1, -(-rooms * load.SOCKETS // SOCKETS_PER_WORKER))
+        share = [rooms // workers + (1 if n < rooms % workers else 0) for n in range(workers)]
+        context = multiprocessing.get_context("fork")
+        pipes, procs, first = [], [], 0
+        for count in share:
+            mine, theirs = context.Pipe()
+            proc = context.Process(
+                target=load.worker, args=(theirs, deployment.ports, count, first, warmup, seconds)
+            )
+            proc.start()
+            pipes.append(mine)
+            procs.append(proc)
+            first += count
+        for pipe in pipes:
+            if not pipe.poll(600):
+                raise RuntimeError("a load worker did not get ready")
+            message = pipe.recv()
+            if "error" in message:
+                raise RuntimeError(message["error"])
+        for pipe in pipes:
+            pipe.send("go")
+        time.sleep(warmup)
+        app0, redis0 = deployment.cpu()
+        gen0 = sum(cpu_seconds(proc.pid) for proc in procs)
+        time.sleep(seconds)
+        app1, redis1 = deployment.cpu()
+        gen1 = sum(cpu_seconds(proc.pid) for proc in procs)
+        results = [pipe.recv() for pipe in pipes]
+        for proc in procs:
+            proc.join(30)
+        latencies = [x for r in results for x in r["latencies"]]
+        actions = sum(r["actions"] for r in results)
+        errors = sum(r["error_count"] for r in results)
+        samples = [e for r in results for e in r["errors"]][:3]
+        p99 = percentile(latencies, 0.99)
+        return {
+            "rooms": rooms,
+            "actions_per_s": actions / seconds,
+            "p50": percentile(latencies, 0.50),
+            "p99": p99,
+            "max": max(latencies) if latencies else float("nan"),
+            "errors": errors,
+            "error_samples": samples,
+            "cpu_us": (app1 - app0) / max(actions, 1) * 1e6,
+            "redis_cpu_us": (redis1 - redis0) / max(actions, 1) * 1e6,
+            "app_cpu_share": (app1 - app0) / seconds,
+            "redis_cpu_share": (redis1 - redis0) / seconds,
+            "loadgen_cpu_share": (gen1 - gen0) / seconds,
+            "ok": errors == 0 and p99 <= 100 and actions >= 0.9 * rooms * seconds / load.PERIOD,
+        }
+    finally:
+        deployment.stop()
+
+
+def memory(config: str) -> dict[str, float]:
+    """KiB per room (500, no sockets; the server's and Redis's) and per idle socket
+    (2,000 spectators of one room), on a fresh server."""
+    _, with_redis = CONFIGS[config]
+    deployment = Deployment.start(1, with_redis)
+    try:
+        pid, base = deployment.processes[0].pid, f"http://127.0.0.1:{deployment.ports[0]}"
+        code = httpx.post(f"{base}/api/rooms", json={"game": "bank"}).json()["code"]
+        time.sleep(1)
+        before, redis_before = rss_kib(pid), deployment.redis_used_kib()
+        with httpx.Client() as http:
+            for _ in range(500):
+                http.post(f"{base}/api/rooms", json={"game": "bank"})
+        time.sleep(1)
+        per_room = (rss_kib(pid) - before) / 500
+        redis_per_room = (deployment.redis_used_kib() - redis_before) / 500
+        before = rss_kib(pid)
+        context = multiprocessing.get_context("fork")
+        mine, theirs = context.Pipe()
+        proc = context.Process(target=_idle_sockets, args=(theirs, deployment.ports[0], code, 2000))
+        proc.start()
+        mine.recv()
+        time.sleep(2)
+        per_socket = (rss_kib(pid) - before) / 2000
+        mine.send("bye")
+        proc.join(30)
+        return {"socket_kib": per_socket, "room_kib": per_room, "redis_room_kib": redis_per_room}
+    finally:
+        deployment.stop()
+
+
+def _idle_sockets(pipe: Any, port: int, code: str, count: int) -> None:
+    import asyncio
+
+    import uvloop
+
+    from bench.wsclient import WsClient
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        clients = []
+        for _ in range(count):
+            _, client = await loop.create_connection(
+                lambda: WsClient(f"/ws/rooms/{code}", port, lambda _: None), "127.0.0.1", port
+            )
+            await client.open
+            clients.append(client)
+        pipe.send("ready")
+        await loop.run_in_executor(None, pipe.recv)
+        for client in clients:
+            client.close()
+
+    uvloop.run(main())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.cluster", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--configs", default="memory,redis,redis3")
+    # The issue's steps, with 300 and 400 added: the Redis configurations end between.
+    parser.add_argument("--rooms", default="50,200,300,400,500,750,1000,1500,2000")
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--warmup", type=float, default=4)
+    parser.add_argument("--no-memory", action="store_true")
+    args = parser.parse_args()
+    if (os.cpu_count() or 1) >= 2:
+        os.sched_setaffinity(0, {1})  # the load generator (and its workers) on CPU 1
+    summary = []
+    for config in args.configs.split(","):
+        print(f"\n== {config}: {CONFIGS[config][0]} process(es), "
+              f"{'Redis' if CONFIGS[config][1] else 'memory'} bus ==", flush=True)
+        print(f"{'rooms':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} "
+              f"{'app µs/act':>10} {'redis µs/act':>12} {'CPU0 app+redis':>14} {'CPU1 load':>9}",
+              flush=True)
+        steps = []
+        for rooms in (int(r) for r in args.rooms.split(",")):
+            step = run_step(config, rooms, args.warmup, args.seconds)
+            steps.append(step)
+            if "skipped" in step:
+                print(f"{rooms:>6} skipped: {step['skipped']}", flush=True)
+                break
+            print(f"{rooms:>6} {step['actions_per_s']:>7.0f} {step['p50']:>7.1f} {step['p99']:>7.1f} "
+                  f"{step['max']:>7.0f} {step['errors']:>6} {step['cpu_us']:>10.0f} "
+                  f"{step['redis_cpu_us']:>12.0f} "
+                  f"{step['app_cpu_share']:>8.0%}+{step['redis_cpu_share']:<4.0%} "
+                  f"{step['loadgen_cpu_share']:>9.0%}"
+                  + ("" if step["ok"] else "  <- over the limit"), flush=True)
+            for sample in step["error_samples"]:
+                print(f"       e.g. {sample}", flush=True)
+            if not step["ok"]:
+                break
+        passing = [s for s in steps if s.get("ok")]
+        capacity = max((s["rooms"] for s in passing), default=0)
+        at_capacity = next((s for s in passing if s["rooms"] == capacity), None)
+        at_50 = next((s for s in steps if s["rooms"] == 50 and "p99" in s), None)
+        mem = {} if args.no_memory else memory(config)
+        summary.append((config, capacity, at_capacity, at_50, mem))
+    print("\n== summary (capacity = most rooms with p99 <= 100 ms, no errors) ==")
+    print(f"{'system':<24} {'capacity':>8} {'app µs/action':>13} {'p99 @50 rooms':>13} "
+          f"{'KiB/idle socket':>15} {'KiB/room':>8} {'Redis KiB/room':>14}")
+    names = {"memory": "1 process, memory", "redis": "1 process, Redis", "redis3": "3 processes, Redis"}
+    for config, capacity, at_capacity, at_50, mem in summary:
+        cpu = f"{at_capacity['cpu_us']:.0f}" if at_capacity else "-"
+        p99 = f"{at_50['p99']:.1f} ms" if at_50 else "-"
+        sock = f"{mem['socket_kib']:.1f}" if mem else "-"
+        room = f"{mem['room_kib']:.1f}" if mem else "-"
+        in_redis = f"{mem['redis_room_kib']:.1f}" if mem and CONFIGS[config][1] else "-"
+        print(f"{names[config]:<24} {capacity:>8} {cpu:>13} {p99:>13} {sock:>15} {room:>8} "
+              f"{in_redis:>14}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""The load of DESIGN.md's performance targets, played by one load-generator process.
+
+Each room: a banker, 8 players and 2 spectators (11 sockets), 2 actions a second.
+An action is a banker's roll or a player's BANK (per round: three safe rolls, one
+BANK, then a 7 that ends the round). Fan-out latency of an action = from its send to
+the moment the LAST of the room's 11 sockets has the state with the action's seq
+(the seq comes from the action's ack). Used by bench/cluster.py, which starts the
+servers, runs one or more of these workers (each under 20,000 sockets: the file
+limit here), and prints the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import orjson
+
+from bench.wsclient import WsClient, tail_seq
+
+PLAYERS, SPECTATORS = 8, 2
+SOCKETS = 1 + PLAYERS + SPECTATORS
+PERIOD = 0.5  # seconds between a room's actions: 2 a second
+ROUND = ("roll", "roll", "roll", "bank", "seven")
+DICE = {0: b"[1,2]", 1: b"[2,3]", 2: b"[4,5]"}
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # ms, in the measured window
+    actions: int = 0  # acked in the measured window
+    errors: list[str] = field(default_factory=list)
+    measuring: bool = False
+
+
+class LoadRoom:
+    """One table: its sockets, what each has seen, and the actions in flight."""
+
+    def __init__(self, code: str, stats: Stats) -> None:
+        self.code = code
+        self.stats = stats
+        self.sockets: list[WsClient] = []
+        self.seen = [0] * SOCKETS
+        self.counts: dict[int, int] = {}
+        self.complete: dict[int, float] = {}  # seq -> when the last socket had it
+        self.sent_at: dict[str, float] = {}  # action id -> send time
+        self.acked: dict[int, float] = {}  # seq -> send time of its action
+        self.next_id = 0
+        self.player_ids: list[str] = []
+
+    def receiver(self, index: int) -> Any:
+        def on_text(payload: bytes) -> None:
+            head = payload[:16]
+            if head.startswith((b'{"type":"state"', b'{"type":"welcom')):
+                self.on_state(index, tail_seq(payload))
+            elif head.startswith(b'{"type":"ack"'):
+                message = orjson.loads(payload)
+                sent = self.sent_at.pop(message["id"], None)
+                if sent is not None:
+                    self.acked[message["seq"]] = sent
+                    self.finish(message["seq"])
+            elif head.startswith(b'{"type":"error"'):
+                self.stats.errors.append(payload.decode()[:200])
+
+        return on_text
+
+    def on_state(self, index: int, seq: int) -> None:
+        before = self.seen[index]
+        if seq <= before:
+            return
+        self.seen[index] = seq
+        now = time.perf_counter()
+        for s in range(before + 1, seq + 1):
+            count = self.counts.get(s, 0) + 1
+            if count == SOCKETS:
+                self.counts.pop(s, None)
+                self.complete[s] = now
+                self.finish(s)
+            else:
+                self.counts[s] = count
+
+    def finish(self, seq: int) -> None:
+        if seq in self.complete and seq in self.acked:
+            latency = self.complete.pop(seq) - self.acked.pop(seq)
+            if self.stats.measuring:
+                self.stats.latencies.append(latency * 1000)
+                self.stats.actions += 1
+
+    def act(self, step: int) -> None:
+        kind = ROUND[step % len(ROUND)]
+        self.next_id += 1
+        action_id = f"a{self.next_id}"
+        if kind == "bank":
+            sender = self.sockets[1 + (step // len(ROUND)) % PLAYERS]
+            payload = b'{"type":"bank","id":"%s"}' % action_id.encode()
+        else:
+            sender = self.sockets[0]
+            dice = b"[3,4]" if kind == "seven" else DICE[step % len(ROUND)]
+            payload = b'{"type":"roll","dice":%s,"id":"%s"}' % (dice, action_id.encode())
+        self.sent_at[action_id] = time.perf_counter()
+        sender.send(payload)
+
+
+async def make_room(http: httpx.AsyncClient, bases: list[str], index: int) -> dict[str, Any]:
+    base = bases[index % len(bases)]
+    created = (await http.post(f"{base}/api/rooms", json={"game": "bank", "rounds": 100})).json()
+    code = created["code"]
+    tokens = [created["banker_token"]]
+    for n in range(PLAYERS):
+        joiner = bases[(index + n + 1) % len(bases)]
+        reply = await http.post(f"{joiner}/api/rooms/{code}/players", json={"name": f"Player {n}"})
+        reply.raise_for_status()
+        tokens.append(reply.json()["token"])
+    return {"code": code, "tokens": tokens}
+
+
+async def connect_room(room: LoadRoom, tokens: list[str], ports: list[int], index: int) -> None:
+    loop = asyncio.get_running_loop()
+    for slot in range(SOCKETS):
+        port = ports[(index + slot) % len(ports)]  # a room's sockets spread over the processes
+        token = tokens[slot] if slot < len(tokens) else ""
+        path = f"/ws/rooms/{room.code}" + (f"?token={token}" if token else "")
+        receiver = room.receiver(slot)
+        _, client = await loop.create_connection(
+            lambda: WsClient(path, port, receiver), "127.0.0.1", port  # noqa: B023 - awaited here
+        )
+        room.sockets.append(client)
+        await asyncio.wait_for(client.open, 30)
+
+
+async def setup(ports: list[int], count: int, first: int, stats: Stats) -> list[LoadRoom]:
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+        gate = asyncio.Semaphore(16)
+
+        async def one(index: int) -> LoadRoom:
+            async with gate:
+                made = await make_room(http, bases, index)
+                room = LoadRoom(made["code"], stats)
+                await connect_room(room, made["tokens"], ports, index)
+                room.sockets[0].send(b'{"type":"start","id":"start"}')
+                return room
+
+        return list(await asyncio.gather(*(one(first + n) for n in range(count))))
+
+
+async def play(rooms: list[LoadRoom], warmup: float, seconds: float, stats: Stats, seed: int) -> None:
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+
+    async def table(room: LoadRoom) -> None:
+        await asyncio.sleep(rng.uniform(0, PERIOD))
+        due, step = loop.time(), 0
+        while loop.time() < start + warmup + seconds:
+            room.act(step)
+            step += 1
+            due += PERIOD
+            await asyncio.sleep(max(0.0, due - loop.time()))
+
+    async def window() -> None:
+        await asyncio.sleep(warmup)
+        stats.measuring = True
+        await asyncio.sleep(seconds)
+        stats.measuring = False
+
+    await asyncio.gather(window(), *(table(room) for room in rooms))
+    await asyncio.sleep(1.0)  # answers still on their way
+    lost = sum(len(room.sent_at) for room in rooms)
+    if lost:
+        stats.errors.append(f"{lost} actions never acknowledged")
+    closed = sum(1 for room in rooms for s in room.sockets if s.lost)
+    if closed:
+        stats.errors.append(f"{closed} sockets closed by the server")
+
+
+def worker(pipe: Any, ports: list[int], count: int, first: int, warmup: float, seconds: float) -> None:
+    """One load-generator process: set up, say ready, wait for go, play, report."""
+    import uvloop
+
+    async def main() -> None:
+        stats = Stats()
+        try:
+            rooms = await setup(ports, count, first, stats)
+        except Exception as error:  # noqa: BLE001 - report, do not hang the coordinator
+            pipe.send({"error": f"setup failed: {error!r}"})
+            return
+        pipe.send({"ready": len(rooms) * SOCKETS})
+        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        await play(rooms, warmup, seconds, stats, first)
+        pipe.send({"latencies": stats.latencies, "actions": stats.actions, "errors": stats.errors[:20],
+                   "error_count": len(stats.errors)})
+        for room in rooms:
+            for client in room.sockets:
+                client.close()
+
+    uvloop.run(main())
