@@ -84,9 +84,9 @@ class Bus(Protocol):
         ...
 
     async def read_commands(
-        self, code: str, after: str, block_ms: int
+        self, code: str, after: str, block_ms: int | None
     ) -> list[tuple[str, bytes]]:
-        """Commands after cursor `after`, waiting up to `block_ms` for the first."""
+        """Commands after cursor `after`, waiting up to `block_ms` (None: until one comes)."""
         ...
 
     async def commit(

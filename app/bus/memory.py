@@ -85,14 +85,16 @@ class MemoryBus:
         record.submitted += 1
         record.inbox.put_nowait((str(record.submitted), envelope))
 
-    async def read_commands(self, code: str, after: str, block_ms: int) -> list[tuple[str, bytes]]:
+    async def read_commands(
+        self, code: str, after: str, block_ms: int | None
+    ) -> list[tuple[str, bytes]]:
         record = self._rooms.get(code)
         if record is None:
             return []
         inbox = record.inbox
         if inbox.empty():
             try:
-                async with asyncio.timeout(block_ms / 1000):
+                async with asyncio.timeout(None if block_ms is None else block_ms / 1000):
                     first = await inbox.get()
             except TimeoutError:
                 return []

@@ -218,7 +218,9 @@ class RedisBus:
             event = self._pokes[code] = asyncio.Event()
         event.set()
 
-    async def read_commands(self, code: str, after: str, block_ms: int) -> list[tuple[str, bytes]]:
+    async def read_commands(
+        self, code: str, after: str, block_ms: int | None
+    ) -> list[tuple[str, bytes]]:
         """Wait for a poke (or a reconnect, or the periodic re-read), then XREAD once.
 
         Pokes travel by pub/sub, which loses nothing on a live connection; a
@@ -227,7 +229,8 @@ class RedisBus:
         event = self._pokes.get(code)
         if event is None:
             event = self._pokes[code] = asyncio.Event()
-        deadline = time.monotonic() + block_ms / 1000
+        wait = REREAD_SECONDS if block_ms is None else block_ms / 1000  # owners always renew
+        deadline = time.monotonic() + wait
         last = self._read_at.get(code)
         if last is None or last[0] != self._generation or time.monotonic() - last[1] >= REREAD_SECONDS:
             event.set()

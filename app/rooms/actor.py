@@ -34,7 +34,7 @@ class RoomActor:
         bus: Bus,
         epoch: int,
         cursor: str,
-        renew_seconds: float,
+        renew_seconds: float | None,
         on_exit: Callable[[RoomActor], None],
     ) -> None:
         self.room = room
@@ -64,12 +64,13 @@ class RoomActor:
                 pass
 
     async def _run(self) -> None:
-        block_ms = int(self.renew_seconds * 1000)
+        """`renew_seconds` None: the lease never lapses (one process), so an idle room sleeps."""
+        block_ms = None if self.renew_seconds is None else int(self.renew_seconds * 1000)
         renewed = time.monotonic()
         try:
             while True:
                 batch = await self.bus.read_commands(self.code, self.cursor, block_ms)
-                if time.monotonic() - renewed >= self.renew_seconds:
+                if self.renew_seconds is not None and time.monotonic() - renewed >= self.renew_seconds:
                     if not await self.bus.renew(self.code, self.epoch):
                         log.warning("room %s: lease lost, stepping down", self.code)
                         return

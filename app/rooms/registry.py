@@ -25,7 +25,6 @@ log = logging.getLogger("bankit.rooms")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud across a table
 CODE_LENGTH = 4
-LEASE_RENEW_SECONDS = 1.0
 
 
 class UnknownRoom(Exception):
@@ -137,7 +136,7 @@ class RoomRegistry:
         room = Room.restore(rules, snapshot, entries, self.settings.dedupe_ids)
         cursor = await self.bus.load_cursor(code)
         shared = isinstance(self.bus, SharedBus)  # a lease to keep: renew at a third of it
-        renew = self.settings.lease_seconds / 3 if shared else LEASE_RENEW_SECONDS
+        renew = self.settings.lease_seconds / 3 if shared else None
         actor = RoomActor(room, self.bus, epoch, cursor, renew, self._forget)
         self.actors[code] = actor
         actor.start()
