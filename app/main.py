@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from app.api import errors, http, pages, ws
 from app.api import metrics as metrics_route
 from app.api.hub import Hub
+from app.api.json_body import AssumeJsonBodies
 from app.api.services import Services
 from app.bus.base import Bus
 from app.config import Settings
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         lifespan=lifespan,
     )
+    app.add_middleware(AssumeJsonBodies)
     errors.install(app)
     app.include_router(http.router)
     app.include_router(http.health)

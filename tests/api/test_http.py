@@ -59,6 +59,16 @@ def test_create_room_refuses_bad_options(server: ServerProcess, body: dict[str, 
     assert_error(post(server, "/api/rooms", body), 422, "bad_request")
 
 
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_bodies_are_json_whatever_the_content_type(server: ServerProcess, content_type: str | None) -> None:
+    headers = {"content-type": content_type} if content_type else {}
+    created = httpx.post(f"{server.base_url}/api/rooms", content=b'{"rounds": 3}', headers=headers)
+    assert created.status_code == 201 and created.json()["state"]["rounds"] == 3
+    code = created.json()["code"]
+    joined = httpx.post(f"{server.base_url}/api/rooms/{code}/players", content=b'{"name": "Ann"}', headers=headers)
+    assert joined.status_code == 201 and joined.json()["state"]["players"][0]["name"] == "Ann"
+
+
 def test_create_room_refuses_malformed_json(server: ServerProcess) -> None:
     response = httpx.post(
         f"{server.base_url}/api/rooms",
