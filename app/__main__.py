@@ -10,6 +10,7 @@ import socket
 import uvicorn
 from fastapi import FastAPI
 
+from app.api.framing import FramingWebSocketProtocol
 from app.config import Settings
 from app.logs import configure
 from app.main import create_app
@@ -49,6 +50,7 @@ def main() -> None:
         ws_max_size=settings.max_frame_bytes,
         ws_ping_interval=settings.ws_ping_seconds,
         ws_per_message_deflate=settings.ws_compression,
+        ws=FramingWebSocketProtocol,  # uvicorn's default protocol + frame-once writes
         lifespan="on",
     )
     server = DrainingServer(config, app)

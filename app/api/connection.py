@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketState
 
+from app.api.framing import frame_writer, text_frame
+
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
@@ -79,22 +81,41 @@ class Connection:
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self._close_code: int | None = None
+        self._write_frame = frame_writer(websocket.scope)
+        self._started = False
 
     # -- queueing (never awaits) ---------------------------------------------------------
-    def push_state(self, seq: int, text: str) -> None:
-        """Queue a state unless this connection already has it or a newer one."""
+    def _write_now(self, frame: bytes) -> bool:
+        """The fast path: nothing is waiting before it, so write the frame at once."""
+        return (
+            self._started
+            and not self._queue
+            and self._write_frame is not None
+            and self._write_frame(frame)
+        )
+
+    def push_state(self, seq: int, text: str, frame: bytes | None = None) -> None:
+        """Send or queue a state unless this connection already has it or a newer one.
+
+        `frame` is the state's WebSocket frame, built once for all connections."""
         if seq <= self.last_seq or self._close_code is not None:
             return
         self.last_seq = seq
         if self._slot is not None:
             self._slot.text = text
             return
+        if frame is not None and self._write_now(frame):
+            return
         self._slot = _StateSlot(text)
         self._queue.append(self._slot)
         self._wake.set()
 
-    def push(self, text: str) -> None:
+    def push(self, text: str, frame: bytes | None = None) -> None:
         if self._close_code is not None:
+            return
+        if self._write_frame is not None and self._write_now(
+            frame or text_frame(text.encode())
+        ):
             return
         if self._others >= self._queue_limit:
             self.close(CLOSE_TRY_LATER)
@@ -116,6 +137,7 @@ class Connection:
         self._queue.appendleft(first)
         self._others += 1
         self._wake.set()
+        self._started = True
         self._writer = asyncio.create_task(self._write_forever())
 
     async def stop(self) -> None:

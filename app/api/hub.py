@@ -19,6 +19,7 @@ from app.api.connection import (
     CLOSE_UNKNOWN_ROOM,
     Connection,
 )
+from app.api.framing import text_frame
 from app.bus.base import Bus, BusUnavailable, Frame
 from app.rooms.registry import RoomRegistry
 
@@ -69,15 +70,17 @@ class Hub:
             self.latest[code] = frame.seq
         gap = False  # a frame past the next seq: pub/sub lost some (Redis): fetch the snapshot
         if frame.kind == "state":
+            wire = text_frame(frame.text.encode())  # framed once for every socket
             for conn in members:
                 if conn.last_seq == 0:
                     continue  # not welcomed yet: its welcome carries this state or a newer one
                 gap = gap or frame.seq > conn.last_seq + 1
-                conn.push_state(frame.seq, frame.text)
+                conn.push_state(frame.seq, frame.text, wire)
         elif frame.kind == "presence":
+            wire = text_frame(frame.text.encode())
             for conn in members:
                 gap = gap or 0 < conn.last_seq < frame.seq
-                conn.push(frame.text)
+                conn.push(frame.text, wire)
         elif frame.kind == "kick":
             for conn in members:
                 if conn.identity.player_id == frame.text:

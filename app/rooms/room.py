@@ -127,7 +127,7 @@ class Room:
                 "seq": self.seq,
                 "hash": self.last_hash,
                 "tokens": self.tokens,
-                "accepted": {p: list(ids.items()) for p, ids in self.accepted.items()},
+                "accepted": self.accepted,  # {principal: {id: seq}}, oldest first
                 "presence": self.presence,
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,

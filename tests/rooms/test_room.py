@@ -383,7 +383,7 @@ def test_the_room_remembers_the_latest_ids_up_to_its_limit() -> None:
         assert reply(h.roll(1, 2, cid=cid))["seq"] == seqs[cid]
     assert h.view["roll_count"] == count
     assert orjson.loads(h.room.snapshot())["accepted"] == {
-        "banker": [["b", seqs["b"]], ["c", seqs["c"]], ["d", seqs["d"]]]
+        "banker": {"b": seqs["b"], "c": seqs["c"], "d": seqs["d"]}
     }
 
 
