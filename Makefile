@@ -24,7 +24,7 @@ run: $(VENV)/.installed
 	$(BIN)/python -m app --host $(HOST) --port $(PORT)
 
 system-deps:
-	@bash scripts/install-system-deps.sh
+	@PYTHON=$(BIN)/python bash scripts/install-system-deps.sh
 
 test: $(VENV)/.installed-test system-deps
 	$(BIN)/python -m pytest

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Python: redis-server (the fixtures start
-# their own) and Debian's chromium (the browser tests drive it with Playwright).
+# their own) and a Chromium for the browser tests: Debian's package when we are
+# root, else Playwright's own build (downloaded into the user's cache).
 set -euo pipefail
 
 missing=()
@@ -16,6 +17,12 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   exit 0
 fi
 
-echo "The tests need: ${missing[*]}." >&2
-echo "Install them (Debian/Ubuntu: sudo apt-get install -y ${missing[*]}) and run make test again." >&2
-exit 1
+if [[ " ${missing[*]} " == *" chromium "* ]]; then
+  echo "no chromium on PATH and not root: installing Playwright's own Chromium"
+  "${PYTHON:-.venv/bin/python}" -m playwright install chromium
+fi
+if [[ " ${missing[*]} " == *" redis-server "* ]]; then
+  echo "The tests need redis-server. Install it (Debian/Ubuntu: sudo apt-get install -y redis-server;" >&2
+  echo "macOS: brew install redis) and run make test again." >&2
+  exit 1
+fi

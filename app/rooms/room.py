@@ -141,10 +141,14 @@ class Room:
         return str(self.view["status"])
 
     def connected(self, player_id: str) -> bool:
-        return any(count > 0 for count in self.presence.get(player_id, {}).values())
+        """Counts of zero are deleted, so any count left is a connection."""
+        return bool(self.presence.get(player_id))
+
+    def online(self) -> set[str]:
+        return {pid for pid, nodes in self.presence.items() if nodes}
 
     def any_player_connected(self) -> bool:
-        return any(self.connected(pid) for pid in self.presence)
+        return any(self.presence.values())
 
     def state_frame(self) -> Frame:
         return Frame("state", self.seq, self.state_text)
@@ -212,23 +216,23 @@ class Room:
     def _presence(self, node: str, player_id: str, delta: int, now: int) -> Outcome:
         if player_id not in self.rules.player_ids(self.timeline.state):
             return Outcome()
-        before = self.connected(player_id)
+        before = self.online()
         nodes = self.presence.setdefault(player_id, {})
         nodes[node] = max(0, nodes.get(node, 0) + delta)
         if nodes[node] == 0:
             del nodes[node]
-        if self.connected(player_id) == before:
-            return Outcome()
-        self.updated_at = now
-        self._render()
-        return Outcome(frames=[Frame("presence", self.seq, self.presence_text())])
+        return self._presence_outcome(before, now)
 
     def drop_node(self, node: str, now: int) -> Outcome:
         """Forget the connections of a process that died (their phones reconnect elsewhere)."""
-        before = {pid: self.connected(pid) for pid in self.presence}
+        before = self.online()
         for nodes in self.presence.values():
             nodes.pop(node, None)
-        if all(self.connected(pid) == was for pid, was in before.items()):
+        return self._presence_outcome(before, now)
+
+    def _presence_outcome(self, before: set[str], now: int) -> Outcome:
+        """A `presence` frame when someone's connected flag changed; nothing otherwise."""
+        if self.online() == before:
             return Outcome()
         self.updated_at = now
         self._render()

@@ -23,7 +23,7 @@ from playwright.sync_api import (
 
 from tests.conftest import ServerProcess
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = shutil.which("chromium")  # Debian's; else Playwright's own (make system-deps)
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -49,7 +49,7 @@ def close_clients() -> Iterator[None]:
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)  # None: bundled
         yield browser
         browser.close()
 
