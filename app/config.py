@@ -24,7 +24,9 @@ class Settings(BaseSettings):
     # sends in bursts. Only a flood (hundreds unanswered) meets the limit.
     rate_per_second: float = Field(100.0, gt=0, description="Messages per second per connection.")
     rate_burst: int = Field(200, ge=1, description="Messages a connection may send at once.")
-    flood_limit: int = Field(100, ge=1, description="Refused messages in a row before closing 1008.")
+    flood_limit: int = Field(
+        100, ge=1, description="Refused messages in a row before closing 1008."
+    )
     send_queue: int = Field(
         512, ge=4, description="Unsent non-state messages per connection (> burst + flood)."
     )
@@ -35,7 +37,9 @@ class Settings(BaseSettings):
     ws_ping_seconds: float = Field(20, gt=0, description="Protocol ping interval (dead peers).")
     ws_compression: bool = Field(False, description="permessage-deflate (costs CPU and latency).")
     log_level: str = Field("info", description="Log level of the server.")
-    log_format: str = Field("text", description="`text`, or `json`: one object a line, with `room`.")
+    log_format: str = Field(
+        "text", description="`text`, or `json`: one object a line, with `room`."
+    )
     # Several processes (REDIS_URL set): ownership, takeover and Redis's memory of a room.
     lease_seconds: float = Field(1.5, gt=0, description="Room ownership lease; renewed at a third.")
     watch_seconds: float = Field(0.25, gt=0, description="How often lapsed leases are looked for.")

@@ -51,8 +51,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             connections=lambda: hub.connections,
             rooms_owned=lambda: len(registry.actors),
             rooms_watched=lambda: len(hub.rooms),
-            applied=lambda: registry.applied_retired
-            + sum(actor.applied for actor in registry.actors.values()),
+            applied=lambda: (
+                registry.applied_retired + sum(actor.applied for actor in registry.actors.values())
+            ),
         )
         app.state.metrics = metrics
         await bus.start(hub.on_frame, hub.on_reply)

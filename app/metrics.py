@@ -33,7 +33,9 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.redis_errors = Counter(
-            "bankit_redis_errors", "Failed Redis calls and lost subscriptions.", registry=self.registry
+            "bankit_redis_errors",
+            "Failed Redis calls and lost subscriptions.",
+            registry=self.registry,
         )
         self.fanout = Histogram(
             "bankit_fanout_seconds",
@@ -48,7 +50,9 @@ class Metrics:
             "bankit_rooms_owned", "Rooms whose actor runs in this process.", registry=self.registry
         )
         self.rooms_watched = Gauge(
-            "bankit_rooms_with_sockets", "Rooms with sockets on this process.", registry=self.registry
+            "bankit_rooms_with_sockets",
+            "Rooms with sockets on this process.",
+            registry=self.registry,
         )
 
     def redis_error(self) -> None:

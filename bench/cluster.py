@@ -112,8 +112,22 @@ class Deployment:
             redis_port = free_port()
             binary = shutil.which("redis-server") or "redis-server"
             redis = subprocess.Popen(
-                pinned([binary, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                        "--appendonly", "no", "--dir", workdir], 0),
+                pinned(
+                    [
+                        binary,
+                        "--port",
+                        str(redis_port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        workdir,
+                    ],
+                    0,
+                ),
                 stdout=subprocess.DEVNULL,
             )
             env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
@@ -122,8 +136,11 @@ class Deployment:
         for port in ports:
             command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
             log = open(Path(workdir) / f"server-{port}.log", "wb")  # noqa: SIM115
-            processes.append(subprocess.Popen(pinned(command, 0), cwd=ROOT, env=env, stdout=log,
-                                              stderr=subprocess.STDOUT))
+            processes.append(
+                subprocess.Popen(
+                    pinned(command, 0), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+                )
+            )
         for port in ports:
             wait_http(f"http://127.0.0.1:{port}/readyz")
         return cls(processes, ports, redis, workdir, redis_port)
@@ -265,8 +282,11 @@ def _idle_sockets(pipe: Any, port: int, code: str, count: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.cluster", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.cluster",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--configs", default="memory,redis,redis3")
     # The steps, with 300 and 400 added: the Redis configurations end between.
     parser.add_argument("--rooms", default="50,200,300,400,500,750,1000,1500,2000")
@@ -278,11 +298,16 @@ def main() -> None:
         os.sched_setaffinity(0, {1})  # the load generator (and its workers) on CPU 1
     summary = []
     for config in args.configs.split(","):
-        print(f"\n== {config}: {CONFIGS[config][0]} process(es), "
-              f"{'Redis' if CONFIGS[config][1] else 'memory'} bus ==", flush=True)
-        print(f"{'rooms':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} "
-              f"{'app µs/act':>10} {'redis µs/act':>12} {'CPU0 app+redis':>14} {'CPU1 load':>9}",
-              flush=True)
+        print(
+            f"\n== {config}: {CONFIGS[config][0]} process(es), "
+            f"{'Redis' if CONFIGS[config][1] else 'memory'} bus ==",
+            flush=True,
+        )
+        print(
+            f"{'rooms':>6} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} "
+            f"{'app µs/act':>10} {'redis µs/act':>12} {'CPU0 app+redis':>14} {'CPU1 load':>9}",
+            flush=True,
+        )
         steps = []
         for rooms in (int(r) for r in args.rooms.split(",")):
             step = run_step(config, rooms, args.warmup, args.seconds)
@@ -290,12 +315,15 @@ def main() -> None:
             if "skipped" in step:
                 print(f"{rooms:>6} skipped: {step['skipped']}", flush=True)
                 break
-            print(f"{rooms:>6} {step['actions_per_s']:>7.0f} {step['p50']:>7.1f} {step['p99']:>7.1f} "
-                  f"{step['max']:>7.0f} {step['errors']:>6} {step['cpu_us']:>10.0f} "
-                  f"{step['redis_cpu_us']:>12.0f} "
-                  f"{step['app_cpu_share']:>8.0%}+{step['redis_cpu_share']:<4.0%} "
-                  f"{step['loadgen_cpu_share']:>9.0%}"
-                  + ("" if step["ok"] else "  <- over the limit"), flush=True)
+            print(
+                f"{rooms:>6} {step['actions_per_s']:>7.0f} {step['p50']:>7.1f} {step['p99']:>7.1f} "
+                f"{step['max']:>7.0f} {step['errors']:>6} {step['cpu_us']:>10.0f} "
+                f"{step['redis_cpu_us']:>12.0f} "
+                f"{step['app_cpu_share']:>8.0%}+{step['redis_cpu_share']:<4.0%} "
+                f"{step['loadgen_cpu_share']:>9.0%}"
+                + ("" if step["ok"] else "  <- over the limit"),
+                flush=True,
+            )
             for sample in step["error_samples"]:
                 print(f"       e.g. {sample}", flush=True)
             if not step["ok"]:
@@ -307,17 +335,25 @@ def main() -> None:
         mem = {} if args.no_memory else memory(config)
         summary.append((config, capacity, at_capacity, at_50, mem))
     print("\n== summary (capacity = most rooms with p99 <= 100 ms, no errors) ==")
-    print(f"{'system':<24} {'capacity':>8} {'app µs/action':>13} {'p99 @50 rooms':>13} "
-          f"{'KiB/idle socket':>15} {'KiB/room':>8} {'Redis KiB/room':>14}")
-    names = {"memory": "1 process, memory", "redis": "1 process, Redis", "redis3": "3 processes, Redis"}
+    print(
+        f"{'system':<24} {'capacity':>8} {'app µs/action':>13} {'p99 @50 rooms':>13} "
+        f"{'KiB/idle socket':>15} {'KiB/room':>8} {'Redis KiB/room':>14}"
+    )
+    names = {
+        "memory": "1 process, memory",
+        "redis": "1 process, Redis",
+        "redis3": "3 processes, Redis",
+    }
     for config, capacity, at_capacity, at_50, mem in summary:
         cpu = f"{at_capacity['cpu_us']:.0f}" if at_capacity else "-"
         p99 = f"{at_50['p99']:.1f} ms" if at_50 else "-"
         sock = f"{mem['socket_kib']:.1f}" if mem else "-"
         room = f"{mem['room_kib']:.1f}" if mem else "-"
         in_redis = f"{mem['redis_room_kib']:.1f}" if mem and CONFIGS[config][1] else "-"
-        print(f"{names[config]:<24} {capacity:>8} {cpu:>13} {p99:>13} {sock:>15} {room:>8} "
-              f"{in_redis:>14}")
+        print(
+            f"{names[config]:<24} {capacity:>8} {cpu:>13} {p99:>13} {sock:>15} {room:>8} "
+            f"{in_redis:>14}"
+        )
 
 
 if __name__ == "__main__":

@@ -105,7 +105,9 @@ server_pid = 0
 
 def main() -> None:
     global server_pid
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--changes", type=int, default=1000)
     parser.add_argument("--connections", type=int, default=12)
     parser.add_argument("--port", type=int, default=8799)
@@ -117,12 +119,16 @@ def main() -> None:
     finally:
         process.terminate()
         process.wait(10)
-    print(f"\nfan-out of one state change to {args.connections} connections, one process, "
-          f"{args.changes} changes (memory bus)\n")
+    print(
+        f"\nfan-out of one state change to {args.connections} connections, one process, "
+        f"{args.changes} changes (memory bus)\n"
+    )
     print("| median ms | p90 ms | p99 ms | max ms | server CPU per change µs |")
     print("|---:|---:|---:|---:|---:|")
-    print(f"| {result['median']:.2f} | {result['p90']:.2f} | {result['p99']:.2f} | "
-          f"{result['max']:.2f} | {result['cpu_us']:.0f} |")
+    print(
+        f"| {result['median']:.2f} | {result['p90']:.2f} | {result['p99']:.2f} | "
+        f"{result['max']:.2f} | {result['cpu_us']:.0f} |"
+    )
 
 
 if __name__ == "__main__":

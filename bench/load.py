@@ -126,7 +126,9 @@ async def connect_room(room: LoadRoom, tokens: list[str], ports: list[int], inde
         path = f"/ws/rooms/{room.code}" + (f"?token={token}" if token else "")
         receiver = room.receiver(slot)
         _, client = await loop.create_connection(
-            lambda: WsClient(path, port, receiver), "127.0.0.1", port  # noqa: B023 - awaited here
+            lambda: WsClient(path, port, receiver),
+            "127.0.0.1",
+            port,  # noqa: B023 - awaited here
         )
         room.sockets.append(client)
         await asyncio.wait_for(client.open, 30)
@@ -149,7 +151,9 @@ async def setup(ports: list[int], count: int, first: int, stats: Stats) -> list[
         return list(await asyncio.gather(*(one(first + n) for n in range(count))))
 
 
-async def play(rooms: list[LoadRoom], warmup: float, seconds: float, stats: Stats, seed: int) -> None:
+async def play(
+    rooms: list[LoadRoom], warmup: float, seconds: float, stats: Stats, seed: int
+) -> None:
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -179,7 +183,9 @@ async def play(rooms: list[LoadRoom], warmup: float, seconds: float, stats: Stat
         stats.errors.append(f"{closed} sockets closed by the server")
 
 
-def worker(pipe: Any, ports: list[int], count: int, first: int, warmup: float, seconds: float) -> None:
+def worker(
+    pipe: Any, ports: list[int], count: int, first: int, warmup: float, seconds: float
+) -> None:
     """One load-generator process: set up, say ready, wait for go, play, report."""
     import uvloop
 
@@ -193,8 +199,14 @@ def worker(pipe: Any, ports: list[int], count: int, first: int, warmup: float, s
         pipe.send({"ready": len(rooms) * SOCKETS})
         await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
         await play(rooms, warmup, seconds, stats, first)
-        pipe.send({"latencies": stats.latencies, "actions": stats.actions, "errors": stats.errors[:20],
-                   "error_count": len(stats.errors)})
+        pipe.send(
+            {
+                "latencies": stats.latencies,
+                "actions": stats.actions,
+                "errors": stats.errors[:20],
+                "error_count": len(stats.errors),
+            }
+        )
         for room in rooms:
             for client in room.sockets:
                 client.close()

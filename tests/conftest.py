@@ -55,7 +55,9 @@ class ServerProcess:
             self.process.wait(10)
 
 
-def start_server(tmp_path: Path, env: dict[str, str] | None = None, port: int | None = None) -> ServerProcess:
+def start_server(
+    tmp_path: Path, env: dict[str, str] | None = None, port: int | None = None
+) -> ServerProcess:
     """Start the app as its own process and wait (bounded) until /healthz answers."""
     port = port or free_port()
     log_path = tmp_path / f"server-{port}.log"

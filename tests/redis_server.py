@@ -33,10 +33,16 @@ class RedisServer:
     def start(self, timeout: float = 10) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
-            pytest.fail("redis-server is not installed: run `make system-deps` (apt-get install redis-server)")
+            pytest.fail(
+                "redis-server is not installed: run `make system-deps` (apt-get install redis-server)"
+            )
         args = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
         args += ["--dir", str(self.workdir), "--daemonize", "no", "--protected-mode", "no"]
-        args += ["--appendonly", "yes", "--appendfsync", "always"] if self.aof else ["--appendonly", "no"]
+        args += (
+            ["--appendonly", "yes", "--appendfsync", "always"]
+            if self.aof
+            else ["--appendonly", "no"]
+        )
         with (self.workdir / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

@@ -14,7 +14,13 @@ def test_docs_protocol_is_a_superset_of_the_contract() -> None:
     ours = (ROOT / "docs" / "protocol.md").read_text()
     if CONTRACT.exists():  # beside every checkout in CI and on developers' machines
         assert ours.startswith(CONTRACT.read_text().rstrip())
-    for heading in ("## HTTP", "## WebSocket", "### Error codes", "## The event log", "## An example session"):
+    for heading in (
+        "## HTTP",
+        "## WebSocket",
+        "### Error codes",
+        "## The event log",
+        "## An example session",
+    ):
         assert heading in ours
 
 

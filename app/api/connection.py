@@ -113,9 +113,7 @@ class Connection:
     def push(self, text: str, frame: bytes | None = None) -> None:
         if self._close_code is not None:
             return
-        if self._write_frame is not None and self._write_now(
-            frame or text_frame(text.encode())
-        ):
+        if self._write_frame is not None and self._write_now(frame or text_frame(text.encode())):
             return
         if self._others >= self._queue_limit:
             self.close(CLOSE_TRY_LATER)

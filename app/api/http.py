@@ -33,7 +33,9 @@ def services_of(request: Request) -> Services:
 
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated)
-async def create_room(request: Request, body: Annotated[CreateRoom | None, Body()] = None) -> RoomCreated:
+async def create_room(
+    request: Request, body: Annotated[CreateRoom | None, Body()] = None
+) -> RoomCreated:
     """Create a game; the caller becomes its banker (keep `banker_token` secret)."""
     options = (body or CreateRoom()).model_dump()
     token = new_token()

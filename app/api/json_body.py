@@ -17,7 +17,11 @@ class AssumeJsonBodies:
         self.prefix = prefix
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].startswith(self.prefix):
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"].startswith(self.prefix)
+        ):
             headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
             scope = {**scope, "headers": [*headers, JSON]}
         await self.app(scope, receive, send)

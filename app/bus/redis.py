@@ -63,6 +63,8 @@ FAILURES = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutErr
 READ_COUNT = 100  # commands read (and committed) at once by an owner
 BACKOFF_FIRST, BACKOFF_CAP = 0.05, 2.0  # seconds between subscriber reconnects
 REREAD_SECONDS = 5.0  # an owner re-reads its stream this often even without pokes
+
+
 class RedisBus:
     """The `Bus` of many processes; see the module docstring for the keys it keeps."""
 
@@ -232,7 +234,11 @@ class RedisBus:
         wait = REREAD_SECONDS if block_ms is None else block_ms / 1000  # owners always renew
         deadline = time.monotonic() + wait
         last = self._read_at.get(code)
-        if last is None or last[0] != self._generation or time.monotonic() - last[1] >= REREAD_SECONDS:
+        if (
+            last is None
+            or last[0] != self._generation
+            or time.monotonic() - last[1] >= REREAD_SECONDS
+        ):
             event.set()
         while True:
             if event.is_set():

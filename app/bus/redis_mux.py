@@ -123,7 +123,9 @@ class Multiplexer:
         reader, self._reader = self._reader, None
         waiting, self._waiting = self._waiting, collections.deque()
         self._outgoing = []
-        failure = error if isinstance(error, RedisConnectionError) else RedisConnectionError(str(error))
+        failure = (
+            error if isinstance(error, RedisConnectionError) else RedisConnectionError(str(error))
+        )
         for future in waiting:
             if not future.done():
                 future.set_exception(failure)

@@ -70,7 +70,10 @@ class RoomActor:
         try:
             while True:
                 batch = await self.bus.read_commands(self.code, self.cursor, block_ms)
-                if self.renew_seconds is not None and time.monotonic() - renewed >= self.renew_seconds:
+                if (
+                    self.renew_seconds is not None
+                    and time.monotonic() - renewed >= self.renew_seconds
+                ):
                     if not await self.bus.renew(self.code, self.epoch):
                         log.warning("room %s: lease lost, stepping down", self.code)
                         return

@@ -103,8 +103,10 @@ class RoomRegistry:
     async def submit(self, code: str, envelope: Envelope) -> None:
         """Queue a command in the room's single order; adopts the room if nobody owns it."""
         unclaimed = code not in self.actors
-        if unclaimed and time.monotonic() >= self._elsewhere.get(code, 0.0) and (
-            await self._own(code) is None
+        if (
+            unclaimed
+            and time.monotonic() >= self._elsewhere.get(code, 0.0)
+            and (await self._own(code) is None)
         ):
             if len(self._elsewhere) > 10_000:
                 self._elsewhere.clear()

@@ -84,7 +84,11 @@ class Watcher:
                 if now - self._dropped.get((code, node), 0.0) < DROP_RETRY_SECONDS:
                     continue
                 self._dropped[(code, node)] = now
-                log.info("room %s: dropping the sockets of dead process %s", code, node,
-                         extra={"room": code})
+                log.info(
+                    "room %s: dropping the sockets of dead process %s",
+                    code,
+                    node,
+                    extra={"room": code},
+                )
                 await self.registry.submit(code, {"k": "drop_node", "node": node})
         self._dropped = {pair: at for pair, at in self._dropped.items() if now - at < 60}

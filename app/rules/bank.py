@@ -307,7 +307,9 @@ def _after_bank(state: BankState, player_id: str, amount: int, seq: int) -> Bank
     return banked
 
 
-def _end_round(state: BankState, ended_by: Literal["seven", "all_banked"], last_roller: str) -> BankState:
+def _end_round(
+    state: BankState, ended_by: Literal["seven", "all_banked"], last_roller: str
+) -> BankState:
     result = RoundResult(state.round, ended_by, state.bank, state.banked_now)
     players = tuple(replace(p, banked=False) for p in state.players)
     ended = replace(

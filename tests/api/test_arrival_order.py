@@ -36,7 +36,10 @@ async def test_banks_that_arrive_before_the_seven_count_and_the_rest_are_round_o
     table = Table(server.base_url, rounds=100)
     ids = [table.join(f"P{n}") for n in range(PLAYERS)]
     banker = await Client.connect(server.ws_url, table.code, table.banker_token)
-    players = [await Client.connect(server.ws_url, table.code, table.players[f"P{n}"][1]) for n in range(PLAYERS)]
+    players = [
+        await Client.connect(server.ws_url, table.code, table.players[f"P{n}"][1])
+        for n in range(PLAYERS)
+    ]
     spectator = await Client.connect(server.ws_url, table.code)
     await banker.ok(type="start")
     rng = random.Random(2026)
@@ -48,7 +51,9 @@ async def test_banks_that_arrive_before_the_seven_count_and_the_rest_are_round_o
             last = await banker.ok(type="roll", dice=dice)
         race_round = (await spectator.state_at_least(last))["round"]
         window = 0.004
-        tasks = [asyncio.create_task(jittered(banker, rng.uniform(0, window), type="roll", dice=[3, 4]))]
+        tasks = [
+            asyncio.create_task(jittered(banker, rng.uniform(0, window), type="roll", dice=[3, 4]))
+        ]
         tasks += [
             asyncio.create_task(jittered(p, rng.uniform(0, window), type="bank")) for p in players
         ]

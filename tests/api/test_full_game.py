@@ -63,7 +63,11 @@ async def test_twenty_round_game_scores_match_the_hand_computation(server: Serve
     assert final["winners"] == [ids["Cat"]]
     assert (final["round"], final["roll_count"], final["bank"], final["turn"]) == (20, 0, 0, None)
     assert [r["ended_by"] for r in final["rounds_log"][:5]] == [
-        "seven", "all_banked", "seven", "seven", "seven"
+        "seven",
+        "all_banked",
+        "seven",
+        "seven",
+        "seven",
     ]
     assert final["rounds_log"][1]["bank"] == 29 and final["rounds_log"][0]["bank"] == 170
     for client in (banker, spectator, *phones.values()):

@@ -60,12 +60,16 @@ def test_create_room_refuses_bad_options(server: ServerProcess, body: dict[str, 
 
 
 @pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
-def test_bodies_are_json_whatever_the_content_type(server: ServerProcess, content_type: str | None) -> None:
+def test_bodies_are_json_whatever_the_content_type(
+    server: ServerProcess, content_type: str | None
+) -> None:
     headers = {"content-type": content_type} if content_type else {}
     created = httpx.post(f"{server.base_url}/api/rooms", content=b'{"rounds": 3}', headers=headers)
     assert created.status_code == 201 and created.json()["state"]["rounds"] == 3
     code = created.json()["code"]
-    joined = httpx.post(f"{server.base_url}/api/rooms/{code}/players", content=b'{"name": "Ann"}', headers=headers)
+    joined = httpx.post(
+        f"{server.base_url}/api/rooms/{code}/players", content=b'{"name": "Ann"}', headers=headers
+    )
     assert joined.status_code == 201 and joined.json()["state"]["players"][0]["name"] == "Ann"
 
 
@@ -160,7 +164,12 @@ def test_health_readiness_and_openapi(server: ServerProcess) -> None:
     assert httpx.get(f"{server.base_url}/healthz").json() == {"status": "ok"}
     assert httpx.get(f"{server.base_url}/readyz").status_code == 200
     paths = httpx.get(f"{server.base_url}/openapi.json").json()["paths"]
-    for path in ("/api/rooms", "/api/rooms/{code}/players", "/api/rooms/{code}", "/api/rooms/{code}/log"):
+    for path in (
+        "/api/rooms",
+        "/api/rooms/{code}/players",
+        "/api/rooms/{code}",
+        "/api/rooms/{code}/log",
+    ):
         assert path in paths
     assert httpx.get(f"{server.base_url}/docs").status_code == 200
 

@@ -19,12 +19,16 @@ MakeServer = Callable[..., ServerProcess]
 
 def presence_of(player_id: str, connected: bool) -> Callable[[dict[str, object]], bool]:
     def match(message: dict[str, object]) -> bool:
-        return message.get("type") == "presence" and message["connected"].get(player_id) is connected  # type: ignore[union-attr]
+        return (
+            message.get("type") == "presence" and message["connected"].get(player_id) is connected
+        )  # type: ignore[union-attr]
 
     return match
 
 
-async def test_a_phone_that_reconnects_keeps_its_seat_and_the_others_see_it(server: ServerProcess) -> None:
+async def test_a_phone_that_reconnects_keeps_its_seat_and_the_others_see_it(
+    server: ServerProcess,
+) -> None:
     table = Table(server.base_url)
     ann_id, bob_id = table.join("Ann"), table.join("Bob")
     banker = await Client.connect(server.ws_url, table.code, table.banker_token)
@@ -51,7 +55,9 @@ async def test_a_phone_that_reconnects_keeps_its_seat_and_the_others_see_it(serv
     assert state["players"][0]["connected"] is True
 
 
-async def test_two_phones_on_one_token_count_as_connected_until_both_leave(server: ServerProcess) -> None:
+async def test_two_phones_on_one_token_count_as_connected_until_both_leave(
+    server: ServerProcess,
+) -> None:
     table = Table(server.base_url)
     ann_id = table.join("Ann")
     watcher = await Client.connect(server.ws_url, table.code)
@@ -65,7 +71,9 @@ async def test_two_phones_on_one_token_count_as_connected_until_both_leave(serve
     await watcher.wait_for(presence_of(ann_id, False))
 
 
-async def test_a_retried_command_id_is_acked_with_its_seq_and_not_applied_again(server: ServerProcess) -> None:
+async def test_a_retried_command_id_is_acked_with_its_seq_and_not_applied_again(
+    server: ServerProcess,
+) -> None:
     table = Table(server.base_url)
     table.join("Ann")
     banker = await Client.connect(server.ws_url, table.code, table.banker_token)
@@ -118,7 +126,9 @@ async def test_undo_takes_back_the_roll_and_the_banks_after_it(server: ServerPro
     assert ann_id in {p["id"] for p in after["players"]}
 
 
-async def test_a_kicked_player_is_closed_with_4401_and_its_name_is_free(server: ServerProcess) -> None:
+async def test_a_kicked_player_is_closed_with_4401_and_its_name_is_free(
+    server: ServerProcess,
+) -> None:
     table = Table(server.base_url)
     bob_id = table.join("Bob")
     banker = await Client.connect(server.ws_url, table.code, table.banker_token)
@@ -174,7 +184,9 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
         time.sleep(0.05)
 
 
-async def test_idle_rooms_are_freed_and_finished_ones_kept_a_while(fresh_server: MakeServer) -> None:
+async def test_idle_rooms_are_freed_and_finished_ones_kept_a_while(
+    fresh_server: MakeServer,
+) -> None:
     proc = fresh_server(
         BANKIT_ROOM_IDLE_SECONDS="0.5",
         BANKIT_FINISHED_ROOM_SECONDS="30",
@@ -197,7 +209,10 @@ async def test_idle_rooms_are_freed_and_finished_ones_kept_a_while(fresh_server:
         wait_until, lambda: httpx.get(f"{proc.base_url}/api/rooms/{idle.code}").status_code == 404
     )
     assert await watcher.wait_closed() == 4404
-    assert httpx.get(f"{proc.base_url}/api/rooms/{finished.code}").json()["state"]["status"] == "finished"
+    assert (
+        httpx.get(f"{proc.base_url}/api/rooms/{finished.code}").json()["state"]["status"]
+        == "finished"
+    )
     assert httpx.get(f"{proc.base_url}/api/rooms/{busy.code}").status_code == 200
     await ann.close()
     await asyncio.to_thread(

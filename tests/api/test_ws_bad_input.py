@@ -99,13 +99,19 @@ async def test_text_that_is_not_a_json_object_is_bad_message(room: Seated, raw: 
         {"type": "kick", "id": "m1"},
     ],
 )
-async def test_banker_mistyped_commands_are_bad_message(room: Seated, message: dict[str, Any]) -> None:
+async def test_banker_mistyped_commands_are_bad_message(
+    room: Seated, message: dict[str, Any]
+) -> None:
     await expect_refusal(room, room.banker, message, "bad_message", "m1")
 
 
 @pytest.mark.parametrize("bad_id", [5, "x" * 65, ["a"], {"a": 1}])
-async def test_an_invalid_id_is_refused_and_the_error_carries_none(room: Seated, bad_id: Any) -> None:
-    await expect_refusal(room, room.banker, {"type": "roll", "dice": [3, 4], "id": bad_id}, "bad_message", None)
+async def test_an_invalid_id_is_refused_and_the_error_carries_none(
+    room: Seated, bad_id: Any
+) -> None:
+    await expect_refusal(
+        room, room.banker, {"type": "roll", "dice": [3, 4], "id": bad_id}, "bad_message", None
+    )
 
 
 async def test_a_lone_surrogate_is_not_valid_unicode(room: Seated) -> None:
@@ -121,11 +127,17 @@ async def test_a_binary_frame_is_bad_message(room: Seated) -> None:
 
 
 async def test_a_roll_from_a_player_in_banker_mode_is_not_allowed(room: Seated) -> None:
-    await expect_refusal(room, room.ann, {"type": "roll", "dice": [3, 4], "id": "r"}, "not_allowed", "r")
+    await expect_refusal(
+        room, room.ann, {"type": "roll", "dice": [3, 4], "id": "r"}, "not_allowed", "r"
+    )
 
 
-@pytest.mark.parametrize("message", [{"type": "start"}, {"type": "undo"}, {"type": "kick", "player_id": "x"}])
-async def test_banker_commands_from_a_player_are_not_allowed(room: Seated, message: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "message", [{"type": "start"}, {"type": "undo"}, {"type": "kick", "player_id": "x"}]
+)
+async def test_banker_commands_from_a_player_are_not_allowed(
+    room: Seated, message: dict[str, Any]
+) -> None:
     await expect_refusal(room, room.ann, {**message, "id": "p"}, "not_allowed", "p")
 
 
@@ -138,18 +150,26 @@ async def test_a_spectator_may_only_watch(room: Seated, message: dict[str, Any])
 
 
 async def test_a_player_cannot_bank_for_someone_else(room: Seated) -> None:
-    await expect_refusal(room, room.ann, {"type": "bank", "player_id": room.bob_id, "id": "b"}, "not_allowed", "b")
+    await expect_refusal(
+        room, room.ann, {"type": "bank", "player_id": room.bob_id, "id": "b"}, "not_allowed", "b"
+    )
 
 
 async def test_bank_for_an_unknown_player_is_unknown_player(room: Seated) -> None:
-    await expect_refusal(room, room.banker, {"type": "bank", "player_id": "nobody", "id": "b"}, "unknown_player", "b")
+    await expect_refusal(
+        room, room.banker, {"type": "bank", "player_id": "nobody", "id": "b"}, "unknown_player", "b"
+    )
 
 
 async def test_banking_twice_in_a_round_is_already_banked(room: Seated) -> None:
     await room.ann.ok(type="bank")
     await expect_refusal(room, room.ann, {"type": "bank", "id": "again"}, "already_banked", "again")
     await expect_refusal(
-        room, room.banker, {"type": "bank", "player_id": room.ann_id, "id": "again2"}, "already_banked", "again2"
+        room,
+        room.banker,
+        {"type": "bank", "player_id": room.ann_id, "id": "again2"},
+        "already_banked",
+        "again2",
     )
 
 
@@ -164,7 +184,9 @@ async def test_bank_after_the_seven_is_round_over(room: Seated) -> None:
 async def test_bank_and_roll_before_start_are_not_started(server: ServerProcess) -> None:
     seated = await seat(server, start=False)
     await expect_refusal(seated, seated.ann, {"type": "bank", "id": "e"}, "not_started", "e")
-    await expect_refusal(seated, seated.banker, {"type": "roll", "dice": [3, 4], "id": "r"}, "not_started", "r")
+    await expect_refusal(
+        seated, seated.banker, {"type": "roll", "dice": [3, 4], "id": "r"}, "not_started", "r"
+    )
     await expect_refusal(seated, seated.banker, {"type": "undo", "id": "u"}, "nothing_to_undo", "u")
 
 
@@ -181,15 +203,25 @@ async def test_commands_after_the_game_ended(server: ServerProcess) -> None:
     await seated.ann.ok(type="bank")
     await seated.bob.ok(type="bank")  # everyone banked: the only round ends, by all_banked
     assert seated.table.state()["status"] == "finished"
-    await expect_refusal(seated, seated.banker, {"type": "roll", "dice": [3, 4], "id": "r"}, "game_over", "r")
-    await expect_refusal(seated, seated.banker, {"type": "start", "id": "s"}, "already_started", "s")
     await expect_refusal(
-        seated, seated.banker, {"type": "kick", "player_id": seated.ann_id, "id": "k"}, "not_in_lobby", "k"
+        seated, seated.banker, {"type": "roll", "dice": [3, 4], "id": "r"}, "game_over", "r"
+    )
+    await expect_refusal(
+        seated, seated.banker, {"type": "start", "id": "s"}, "already_started", "s"
+    )
+    await expect_refusal(
+        seated,
+        seated.banker,
+        {"type": "kick", "player_id": seated.ann_id, "id": "k"},
+        "not_in_lobby",
+        "k",
     )
     await expect_refusal(seated, seated.ann, {"type": "bank", "id": "b"}, "game_over", "b")
 
 
-async def test_bank_after_the_seven_that_ended_the_last_round_is_round_over(server: ServerProcess) -> None:
+async def test_bank_after_the_seven_that_ended_the_last_round_is_round_over(
+    server: ServerProcess,
+) -> None:
     seated = await seat(server, rounds=1)
     for dice in ([1, 2], [2, 2], [6, 1]):
         await seated.banker.ok(type="roll", dice=dice)
@@ -200,17 +232,23 @@ async def test_bank_after_the_seven_that_ended_the_last_round_is_round_over(serv
 async def test_a_roll_out_of_turn_in_roller_mode_is_not_your_turn(server: ServerProcess) -> None:
     seated = await seat(server, roll_entry="roller")
     # Ann rolled first (by the banker's hand above), so it is Bob's turn.
-    await expect_refusal(seated, seated.ann, {"type": "roll", "dice": [3, 4], "id": "r"}, "not_your_turn", "r")
+    await expect_refusal(
+        seated, seated.ann, {"type": "roll", "dice": [3, 4], "id": "r"}, "not_your_turn", "r"
+    )
     await seated.bob.ok(type="roll", dice=[3, 3])
     await seated.bob.ok(type="bank")
-    await expect_refusal(seated, seated.bob, {"type": "roll", "dice": [3, 4], "id": "r2"}, "already_banked", "r2")
+    await expect_refusal(
+        seated, seated.bob, {"type": "roll", "dice": [3, 4], "id": "r2"}, "already_banked", "r2"
+    )
     await expect_refusal(seated, seated.ann, {"type": "roll", "id": "r3"}, "bad_message", "r3")
 
 
 async def test_player_dice_in_virtual_mode_are_not_allowed(server: ServerProcess) -> None:
     seated = await seat(server, start=False, roll_entry="virtual")
     await seated.banker.ok(type="start")
-    await expect_refusal(seated, seated.ann, {"type": "roll", "dice": [6, 6], "id": "r"}, "not_allowed", "r")
+    await expect_refusal(
+        seated, seated.ann, {"type": "roll", "dice": [6, 6], "id": "r"}, "not_allowed", "r"
+    )
     seq = await seated.ann.ok(type="roll")
     state = await seated.watcher.state_at_least(seq)
     die_a, die_b = state["last_roll"]["dice"]
@@ -219,7 +257,13 @@ async def test_player_dice_in_virtual_mode_are_not_allowed(server: ServerProcess
 
 
 async def test_kick_after_start_is_not_in_lobby(room: Seated) -> None:
-    await expect_refusal(room, room.banker, {"type": "kick", "player_id": room.bob_id, "id": "k"}, "not_in_lobby", "k")
+    await expect_refusal(
+        room,
+        room.banker,
+        {"type": "kick", "player_id": room.bob_id, "id": "k"},
+        "not_in_lobby",
+        "k",
+    )
 
 
 async def test_a_wrong_token_closes_with_4401(server: ServerProcess) -> None:
@@ -248,7 +292,9 @@ async def test_a_flood_is_rate_limited_then_closed_with_1008(server: ServerProce
     table = Table(server.base_url)
     table.join("Ann")
     before = table.state(), len(table.log())
-    async with connect(f"{server.ws_url}/ws/rooms/{table.code}?token={table.players['Ann'][1]}") as ws:
+    async with connect(
+        f"{server.ws_url}/ws/rooms/{table.code}?token={table.players['Ann'][1]}"
+    ) as ws:
         await ws.recv()  # welcome
         for _ in range(1000):
             try:

@@ -90,7 +90,9 @@ async def test_a_lapsed_lease_goes_to_another_and_the_stalled_owner_cannot_write
     assert await taker.load_snapshot(code) == b"s1"
 
 
-async def test_redis_down_means_unavailable_then_everything_recovers(own_redis: RedisServer) -> None:
+async def test_redis_down_means_unavailable_then_everything_recovers(
+    own_redis: RedisServer,
+) -> None:
     recorder = Recorder()
     bus = RedisBus(own_redis.url, lease_seconds=0.5, command_timeout=1.0)
     await bus.start(recorder.on_frame, recorder.on_reply)

@@ -13,7 +13,9 @@ RECOVERY_LIMIT = 3.0
 
 
 def applied(events: list[dict[str, Any]], kind: str, by: str | None = None) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == kind and (by is None or e["data"].get("player_id") == by)]
+    return [
+        e for e in events if e["type"] == kind and (by is None or e["data"].get("player_id") == by)
+    ]
 
 
 async def answer_within(client: Client, timeout: float, **command: Any) -> dict[str, Any]:
@@ -29,7 +31,9 @@ async def test_killing_the_owner_mid_round_loses_nothing_and_play_goes_on(make_c
     assert cluster.owners() == [0]
     banker = await Client.connect(second.ws_url, table.code, table.banker_token)
     on = {"Ann": owner, "Bob": owner, "Cat": second, "Dan": third}
-    players = {n: await Client.connect(on[n].ws_url, table.code, table.players[n][1]) for n in names}
+    players = {
+        n: await Client.connect(on[n].ws_url, table.code, table.players[n][1]) for n in names
+    }
     spectator = await Client.connect(third.ws_url, table.code)
     acked: list[int] = [await banker.ok(type="start")]
     for dice in ([2, 3], [4, 4], [5, 6]):
@@ -72,7 +76,10 @@ async def test_killing_the_owner_mid_round_loses_nothing_and_play_goes_on(make_c
     state = await spectator.state_at_least(acked[-1])
     assert state["round"] == 2
     assert {p["id"]: p["score"] for p in state["players"]} == {
-        ids["Ann"]: 24, ids["Cat"]: 24, ids["Bob"]: 24, ids["Dan"]: 27
+        ids["Ann"]: 24,
+        ids["Cat"]: 24,
+        ids["Bob"]: 24,
+        ids["Dan"]: 27,
     }
     # The new owner forgets the dead process's sockets: when Ann leaves third, she is gone.
     await players["Ann"].close()

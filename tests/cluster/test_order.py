@@ -41,8 +41,12 @@ async def test_arrival_at_redis_decides_between_banks_and_the_seven(make_cluster
             last = await banker.ok(type="roll", dice=dice)
         race_round = (await spectator.state_at_least(last))["round"]
         window = 0.006
-        tasks = [asyncio.create_task(jittered(banker, rng.uniform(0, window), type="roll", dice=[3, 4]))]
-        tasks += [asyncio.create_task(jittered(p, rng.uniform(0, window), type="bank")) for p in players]
+        tasks = [
+            asyncio.create_task(jittered(banker, rng.uniform(0, window), type="roll", dice=[3, 4]))
+        ]
+        tasks += [
+            asyncio.create_task(jittered(p, rng.uniform(0, window), type="bank")) for p in players
+        ]
         seven, *banks = await asyncio.gather(*tasks)
         assert seven["type"] == "ack", seven
         in_time = set()

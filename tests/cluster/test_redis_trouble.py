@@ -60,4 +60,3 @@ async def test_a_redis_restart_is_survived_and_errors_are_clear_meanwhile(make_c
     events = table.log()
     verify_chain(events)
     assert [e["data"]["dice"] for e in events if e["type"] == "roll"] == [[2, 3], [4, 4]]
-

@@ -14,7 +14,10 @@ async def test_any_process_serves_any_room_and_one_process_owns_it(make_cluster)
     table = Table(first.base_url, rounds=10)
     table.base_url = second.base_url  # joining goes through another process
     ann, bob = table.join("Ann"), table.join("Bob")
-    assert httpx.get(f"{third.base_url}/api/rooms/{table.code}").json()["state"]["players"][1]["id"] == bob
+    assert (
+        httpx.get(f"{third.base_url}/api/rooms/{table.code}").json()["state"]["players"][1]["id"]
+        == bob
+    )
     assert httpx.get(f"{third.base_url}/api/rooms/ZZZZ").status_code == 404
 
     banker = await Client.connect(third.ws_url, table.code, table.banker_token)
@@ -28,7 +31,10 @@ async def test_any_process_serves_any_room_and_one_process_owns_it(make_cluster)
     last = await bob_ws.ok(type="bank")  # everyone banked: the round ends
     for client in (banker, ann_ws, bob_ws, watcher):
         state = await client.state_at_least(last)
-        assert {p["id"]: p["score"] for p in state["players"]} == {ann: 27, bob: 27}  # 5 + 8 + 11 + 3
+        assert {p["id"]: p["score"] for p in state["players"]} == {
+            ann: 27,
+            bob: 27,
+        }  # 5 + 8 + 11 + 3
         seqs = [s["seq"] for s in client.states()]
         assert seqs == sorted(set(seqs)), "each connection sees states in seq order, once"
     assert (await ann_ws.command(type="bank", id="x"))["code"] == "round_over"

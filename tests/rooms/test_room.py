@@ -66,15 +66,27 @@ class Harness:
         cid: str | None = None,
         chance: tuple[int, int] = (1, 2),
     ) -> Outcome:
-        envelope = {"k": "cmd", "role": role, "pid": pid, "id": cid, "cmd": command,
-                    "node": "n1", "key": "k1"}
+        envelope = {
+            "k": "cmd",
+            "role": role,
+            "pid": pid,
+            "id": cid,
+            "cmd": command,
+            "node": "n1",
+            "key": "k1",
+        }
         return self.send(envelope, chance)
 
     def join(self, name: str, pid: str | None = None) -> Outcome:
         pid = pid or name.lower()
         return self.send(
-            {"k": "cmd", "role": "player", "pid": pid, "th": th(pid),
-             "cmd": {"type": "join", "player_id": pid, "name": name}}
+            {
+                "k": "cmd",
+                "role": "player",
+                "pid": pid,
+                "th": th(pid),
+                "cmd": {"type": "join", "player_id": pid, "name": name},
+            }
         )
 
     def start(self) -> Outcome:
@@ -166,7 +178,14 @@ def test_seq_increments_by_one_on_each_applied_event() -> None:
     assert seqs == [2, 3, 4, 5, 6, 7, 8]
     assert [e["seq"] for e in h.entries] == list(range(1, 9))
     assert [e["type"] for e in h.entries] == [
-        "create", "join", "join", "start", "roll", "bank", "roll", "undo"
+        "create",
+        "join",
+        "join",
+        "start",
+        "roll",
+        "bank",
+        "roll",
+        "undo",
     ]
     assert h.view["seq"] == 8
     assert verify(h.entries)
@@ -225,51 +244,141 @@ def _finished_by_seven() -> Harness:
 
 
 REFUSALS: list[tuple[str, Any, dict[str, Any], str]] = [
-    ("player roll in banker mode", _live_after_bob_banked,
-     {"role": "player", "pid": "ann", "cmd": {"type": "roll", "dice": [3, 4]}}, "not_allowed"),
-    ("spectator bank", _live_after_bob_banked,
-     {"role": "spectator", "pid": None, "cmd": {"type": "bank", "player_id": "ann"}},
-     "not_allowed"),
-    ("player undo", _live_after_bob_banked,
-     {"role": "player", "pid": "ann", "cmd": {"type": "undo"}}, "not_allowed"),
-    ("spectator undo", _live_after_bob_banked,
-     {"role": "spectator", "pid": None, "cmd": {"type": "undo"}}, "not_allowed"),
-    ("player kick", lambda: Harness("Ann", "Bob"),
-     {"role": "player", "pid": "ann", "cmd": {"type": "kick", "player_id": "bob"}}, "not_allowed"),
-    ("bank twice", _live_after_bob_banked,
-     {"role": "player", "pid": "bob", "cmd": {"type": "bank"}}, "already_banked"),
-    ("banker banks for an unknown player", _live_after_bob_banked,
-     {"role": "banker", "pid": None, "cmd": {"type": "bank", "player_id": "zed"}},
-     "unknown_player"),
-    ("start after start", _live_after_bob_banked,
-     {"role": "banker", "pid": None, "cmd": {"type": "start"}}, "already_started"),
-    ("kick after start", _live_after_bob_banked,
-     {"role": "banker", "pid": None, "cmd": {"type": "kick", "player_id": "cy"}}, "not_in_lobby"),
-    ("join after start", _live_after_bob_banked,
-     {"role": "player", "pid": "dee", "th": th("dee"),
-      "cmd": {"type": "join", "player_id": "dee", "name": "Dee"}}, "not_in_lobby"),
-    ("join with a taken name", lambda: Harness("Ann"),
-     {"role": "player", "pid": "ann2", "th": th("ann2"),
-      "cmd": {"type": "join", "player_id": "ann2", "name": " ANN "}}, "name_taken"),
-    ("join with an empty name", lambda: Harness("Ann"),
-     {"role": "player", "pid": "x", "th": th("x"),
-      "cmd": {"type": "join", "player_id": "x", "name": "  "}}, "bad_name"),
-    ("roll in the lobby", lambda: Harness("Ann"),
-     {"role": "banker", "pid": None, "cmd": {"type": "roll", "dice": [1, 2]}}, "not_started"),
-    ("undo in the lobby", lambda: Harness("Ann"),
-     {"role": "banker", "pid": None, "cmd": {"type": "undo"}}, "nothing_to_undo"),
-    ("undo before the first roll", playing,
-     {"role": "banker", "pid": None, "cmd": {"type": "undo"}}, "nothing_to_undo"),
-    ("start with nobody", lambda: Harness(),
-     {"role": "banker", "pid": None, "cmd": {"type": "start"}}, "not_enough_players"),
-    ("bank after the 7 that ended the last round", _finished_by_seven,
-     {"role": "player", "pid": "bob", "cmd": {"type": "bank"}}, "round_over"),
-    ("roll after the end", _finished_by_seven,
-     {"role": "banker", "pid": None, "cmd": {"type": "roll", "dice": [1, 2]}}, "game_over"),
-    ("bank before the round's first roll", playing,
-     {"role": "player", "pid": "cy", "cmd": {"type": "bank"}}, "round_over"),
-    ("unknown command type", playing,
-     {"role": "banker", "pid": None, "cmd": {"type": "reset"}}, "bad_message"),
+    (
+        "player roll in banker mode",
+        _live_after_bob_banked,
+        {"role": "player", "pid": "ann", "cmd": {"type": "roll", "dice": [3, 4]}},
+        "not_allowed",
+    ),
+    (
+        "spectator bank",
+        _live_after_bob_banked,
+        {"role": "spectator", "pid": None, "cmd": {"type": "bank", "player_id": "ann"}},
+        "not_allowed",
+    ),
+    (
+        "player undo",
+        _live_after_bob_banked,
+        {"role": "player", "pid": "ann", "cmd": {"type": "undo"}},
+        "not_allowed",
+    ),
+    (
+        "spectator undo",
+        _live_after_bob_banked,
+        {"role": "spectator", "pid": None, "cmd": {"type": "undo"}},
+        "not_allowed",
+    ),
+    (
+        "player kick",
+        lambda: Harness("Ann", "Bob"),
+        {"role": "player", "pid": "ann", "cmd": {"type": "kick", "player_id": "bob"}},
+        "not_allowed",
+    ),
+    (
+        "bank twice",
+        _live_after_bob_banked,
+        {"role": "player", "pid": "bob", "cmd": {"type": "bank"}},
+        "already_banked",
+    ),
+    (
+        "banker banks for an unknown player",
+        _live_after_bob_banked,
+        {"role": "banker", "pid": None, "cmd": {"type": "bank", "player_id": "zed"}},
+        "unknown_player",
+    ),
+    (
+        "start after start",
+        _live_after_bob_banked,
+        {"role": "banker", "pid": None, "cmd": {"type": "start"}},
+        "already_started",
+    ),
+    (
+        "kick after start",
+        _live_after_bob_banked,
+        {"role": "banker", "pid": None, "cmd": {"type": "kick", "player_id": "cy"}},
+        "not_in_lobby",
+    ),
+    (
+        "join after start",
+        _live_after_bob_banked,
+        {
+            "role": "player",
+            "pid": "dee",
+            "th": th("dee"),
+            "cmd": {"type": "join", "player_id": "dee", "name": "Dee"},
+        },
+        "not_in_lobby",
+    ),
+    (
+        "join with a taken name",
+        lambda: Harness("Ann"),
+        {
+            "role": "player",
+            "pid": "ann2",
+            "th": th("ann2"),
+            "cmd": {"type": "join", "player_id": "ann2", "name": " ANN "},
+        },
+        "name_taken",
+    ),
+    (
+        "join with an empty name",
+        lambda: Harness("Ann"),
+        {
+            "role": "player",
+            "pid": "x",
+            "th": th("x"),
+            "cmd": {"type": "join", "player_id": "x", "name": "  "},
+        },
+        "bad_name",
+    ),
+    (
+        "roll in the lobby",
+        lambda: Harness("Ann"),
+        {"role": "banker", "pid": None, "cmd": {"type": "roll", "dice": [1, 2]}},
+        "not_started",
+    ),
+    (
+        "undo in the lobby",
+        lambda: Harness("Ann"),
+        {"role": "banker", "pid": None, "cmd": {"type": "undo"}},
+        "nothing_to_undo",
+    ),
+    (
+        "undo before the first roll",
+        playing,
+        {"role": "banker", "pid": None, "cmd": {"type": "undo"}},
+        "nothing_to_undo",
+    ),
+    (
+        "start with nobody",
+        lambda: Harness(),
+        {"role": "banker", "pid": None, "cmd": {"type": "start"}},
+        "not_enough_players",
+    ),
+    (
+        "bank after the 7 that ended the last round",
+        _finished_by_seven,
+        {"role": "player", "pid": "bob", "cmd": {"type": "bank"}},
+        "round_over",
+    ),
+    (
+        "roll after the end",
+        _finished_by_seven,
+        {"role": "banker", "pid": None, "cmd": {"type": "roll", "dice": [1, 2]}},
+        "game_over",
+    ),
+    (
+        "bank before the round's first roll",
+        playing,
+        {"role": "player", "pid": "cy", "cmd": {"type": "bank"}},
+        "round_over",
+    ),
+    (
+        "unknown command type",
+        playing,
+        {"role": "banker", "pid": None, "cmd": {"type": "reset"}},
+        "bad_message",
+    ),
 ]
 
 
@@ -392,8 +501,15 @@ def test_retries_are_still_recognised_after_a_restore() -> None:
     first = reply(h.roll(2, 3, cid="r1"))
     room = h.restored()
     again = room.handle(
-        {"k": "cmd", "role": "banker", "pid": None, "id": "r1",
-         "cmd": {"type": "roll", "dice": [2, 3]}, "node": "n", "key": "k"},
+        {
+            "k": "cmd",
+            "role": "banker",
+            "pid": None,
+            "id": "r1",
+            "cmd": {"type": "roll", "dice": [2, 3]},
+            "node": "n",
+            "key": "k",
+        },
         NOW + 10_000,
         (1, 1),
     )
@@ -632,8 +748,13 @@ def _scripted_room() -> Harness:
 
 def _future(room: Room) -> list[Outcome]:
     envelopes: list[dict[str, Any]] = [
-        {"k": "cmd", "role": "banker", "pid": None, "id": "r1",
-         "cmd": {"type": "roll", "dice": [2, 3]}},  # a retry from before the restore
+        {
+            "k": "cmd",
+            "role": "banker",
+            "pid": None,
+            "id": "r1",
+            "cmd": {"type": "roll", "dice": [2, 3]},
+        },  # a retry from before the restore
         {"k": "cmd", "role": "player", "pid": "ann", "id": "a1", "cmd": {"type": "bank"}},
         {"k": "cmd", "role": "player", "pid": "bob", "id": "b9", "cmd": {"type": "bank"}},
         {"k": "cmd", "role": "player", "pid": "bob", "id": "b9", "cmd": {"type": "bank"}},
@@ -641,12 +762,27 @@ def _future(room: Room) -> list[Outcome]:
         {"k": "presence", "node": "n2", "pid": "cy", "delta": 1},
         {"k": "cmd", "role": "banker", "pid": None, "id": None, "cmd": {"type": "undo"}},
         {"k": "cmd", "role": "banker", "pid": None, "id": None, "cmd": {"type": "roll"}},
-        {"k": "cmd", "role": "banker", "pid": None, "id": None,
-         "cmd": {"type": "roll", "dice": [6, 5]}},
-        {"k": "cmd", "role": "banker", "pid": None, "id": None,
-         "cmd": {"type": "bank", "player_id": "cy"}},
-        {"k": "cmd", "role": "banker", "pid": None, "id": None,
-         "cmd": {"type": "roll", "dice": [4, 3]}},
+        {
+            "k": "cmd",
+            "role": "banker",
+            "pid": None,
+            "id": None,
+            "cmd": {"type": "roll", "dice": [6, 5]},
+        },
+        {
+            "k": "cmd",
+            "role": "banker",
+            "pid": None,
+            "id": None,
+            "cmd": {"type": "bank", "player_id": "cy"},
+        },
+        {
+            "k": "cmd",
+            "role": "banker",
+            "pid": None,
+            "id": None,
+            "cmd": {"type": "roll", "dice": [4, 3]},
+        },
     ]
     outcomes = []
     for i, envelope in enumerate(envelopes):

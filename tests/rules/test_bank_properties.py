@@ -122,8 +122,13 @@ def play(game: dict[str, Any]) -> Played:
         pid = PIDS[i]
         now += 1
         out = room.handle(
-            {"k": "cmd", "role": "player", "pid": pid, "th": f"th-{pid}",
-             "cmd": {"type": "join", "player_id": pid, "name": f"Player {i}"}},
+            {
+                "k": "cmd",
+                "role": "player",
+                "pid": pid,
+                "th": f"th-{pid}",
+                "cmd": {"type": "join", "player_id": pid, "name": f"Player {i}"},
+            },
             now,
             (1, 1),
         )
@@ -142,8 +147,17 @@ def play(game: dict[str, Any]) -> Played:
         entries.extend(out.entries)
         states_by_seq[room.seq] = room.timeline.state
         steps.append(
-            Step(act, before, room.timeline.state, view_before, room.view, snap_before,
-                 room.snapshot(), orjson.loads(out.reply), out.entries)
+            Step(
+                act,
+                before,
+                room.timeline.state,
+                view_before,
+                room.view,
+                snap_before,
+                room.snapshot(),
+                orjson.loads(out.reply),
+                out.entries,
+            )
         )
     return Played(room, entries, steps, states_by_seq)
 
@@ -321,15 +335,20 @@ def test_an_undo_right_after_a_roll_restores_the_state_before_it(
     if room.view["status"] != "playing":
         return
     before, view = room.timeline.state, without_seq(room.view)
-    out = room.handle({"k": "cmd", "role": "banker", "pid": None,
-                       "cmd": {"type": "roll", "dice": list(roll)}}, NOW * 2, (1, 1))
+    out = room.handle(
+        {"k": "cmd", "role": "banker", "pid": None, "cmd": {"type": "roll", "dice": list(roll)}},
+        NOW * 2,
+        (1, 1),
+    )
     assert out.entries
     if then_bank and room.view["status"] == "playing" and room.timeline.state.roll_count:
         pid = next(p.id for p in room.timeline.state.players if not p.banked)
-        room.handle({"k": "cmd", "role": "player", "pid": pid, "cmd": {"type": "bank"}},
-                    NOW * 2 + 1, (1, 1))
-    out = room.handle({"k": "cmd", "role": "banker", "pid": None, "cmd": {"type": "undo"}},
-                      NOW * 2 + 2, (1, 1))
+        room.handle(
+            {"k": "cmd", "role": "player", "pid": pid, "cmd": {"type": "bank"}}, NOW * 2 + 1, (1, 1)
+        )
+    out = room.handle(
+        {"k": "cmd", "role": "banker", "pid": None, "cmd": {"type": "undo"}}, NOW * 2 + 2, (1, 1)
+    )
     assert out.entries[0]["type"] == "undo"
     assert room.timeline.state == before
     assert without_seq(room.view) == view
