@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 8000
 
-.PHONY: run test bench bench-cluster run-cluster system-deps clean
+.PHONY: run test lint bench bench-cluster run-cluster system-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,11 @@ run: $(VENV)/.installed
 system-deps:
 	@PYTHON=$(BIN)/python bash scripts/install-system-deps.sh
 
-test: $(VENV)/.installed-test system-deps
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check app tests bench scripts
+	$(BIN)/mypy app
+
+test: $(VENV)/.installed-test system-deps lint
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-test

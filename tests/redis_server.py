@@ -34,7 +34,8 @@ class RedisServer:
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.fail(
-                "redis-server is not installed: run `make system-deps` (apt-get install redis-server)"
+                "redis-server is not installed: run `make system-deps`"
+                " (apt-get install redis-server)"
             )
         args = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
         args += ["--dir", str(self.workdir), "--daemonize", "no", "--protected-mode", "no"]

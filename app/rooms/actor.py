@@ -10,6 +10,7 @@ the room now) or the bus fails, the actor stops and drops its in-memory copy.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -58,10 +59,8 @@ class RoomActor:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         if release:
-            try:
+            with contextlib.suppress(BusUnavailable):
                 await self.bus.release(self.code, self.epoch)
-            except BusUnavailable:
-                pass
 
     async def _run(self) -> None:
         """`renew_seconds` None: the lease never lapses (one process), so an idle room sleeps."""

@@ -60,7 +60,7 @@ async def test_banks_that_arrive_before_the_seven_count_and_the_rest_are_round_o
         seven, *banks = await asyncio.gather(*tasks)
         assert seven["type"] == "ack", seven
         in_time = {pid for pid, answer in zip(ids, banks) if answer["type"] == "ack"}
-        for pid, answer in zip(ids, banks):
+        for answer in banks:
             if answer["type"] == "ack":
                 assert answer["seq"] < seven["seq"], "a BANK acked after the 7 was credited"
             else:

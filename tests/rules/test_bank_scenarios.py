@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from app.rooms.timeline import Timeline
-from app.rules.base import Actor, Dice, Event, RuleError
 from app.rules.bank import BankRules, BankState, roll_value
+from app.rules.base import Actor, Dice, Event, RuleError
 
 BANKER = Actor("banker")
 SPECTATOR = Actor("spectator")
