@@ -83,12 +83,14 @@ class Connection:
         self._close_code: int | None = None
         self._write_frame = frame_writer(websocket.scope)
         self._started = False
+        self._sending = False  # the writer is draining the queue (a send may be paused)
 
     # -- queueing (never awaits) ---------------------------------------------------------
     def _write_now(self, frame: bytes) -> bool:
-        """The fast path: nothing is waiting before it, so write the frame at once."""
+        """The fast path: nothing is queued or being sent before it, so write it at once."""
         return (
             self._started
+            and not self._sending
             and not self._queue
             and self._write_frame is not None
             and self._write_frame(frame)
@@ -160,6 +162,7 @@ class Connection:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
+                self._sending = True
                 while queue:
                     item = queue.popleft()
                     if isinstance(item, _StateSlot):
@@ -168,6 +171,7 @@ class Connection:
                     else:
                         self._others -= 1
                         await send(item)
+                self._sending = False
                 if self._close_code is not None:
                     await self._close_socket(self._close_code)
                     return
