@@ -11,29 +11,22 @@ banker-desktop, watch, watch-lobby, final and watch-final.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
-import time
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import start_server  # noqa: E402  (the same server the tests run)
+from tests.e2e.conftest import ARGS  # noqa: E402  (the same browser flags)
+
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SMALL_PHONE: ViewportSize = {"width": 360, "height": 640}
 TV: ViewportSize = {"width": 1280, "height": 720}
@@ -41,34 +34,14 @@ TV: ViewportSize = {"width": 1280, "height": 720}
 
 @contextmanager
 def running_server() -> Iterator[str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.1)
-        # Chromium resolves *.localhost to loopback: the pages show a name, as a LAN host would.
-        yield f"http://bankit.localhost:{port}"
-    finally:
-        process.terminate()
-        process.wait(10)
+    """The app on a free loopback port, as the tests start it."""
+    with tempfile.TemporaryDirectory() as logs:
+        server = start_server(Path(logs))
+        try:
+            # Chromium resolves *.localhost to loopback: the pages show a name, as a LAN host would.
+            yield f"http://bankit.localhost:{server.port}"
+        finally:
+            server.stop()
 
 
 class Shots:
