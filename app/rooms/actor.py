@@ -93,10 +93,7 @@ class RoomActor:
         for _, raw in batch:
             envelope = orjson.loads(raw)
             try:
-                if envelope.get("k") == "drop_node":  # a dead process's sockets (rooms/watcher.py)
-                    outcome = self.room.drop_node(envelope["node"], now)
-                else:
-                    outcome = self.room.handle(envelope, now, fair_dice())
+                outcome = self.room.handle(envelope, now, fair_dice())
             except Exception:  # a bug must answer its sender, not kill the room
                 log.exception("room %s: command failed", self.code)
                 reply = refusal(envelope.get("id"), "internal_error", "The server failed.")

@@ -157,6 +157,8 @@ class Room:
     def handle(self, envelope: Envelope, now: int, chance: Dice) -> Outcome:
         if envelope["k"] == "presence":
             return self._presence(envelope["node"], envelope["pid"], envelope["delta"], now)
+        if envelope["k"] == "drop_node":  # a dead process's sockets (rooms/watcher.py)
+            return self.drop_node(envelope["node"], now)
         return self._command(envelope, now, chance)
 
     def _command(self, envelope: Envelope, now: int, chance: Dice) -> Outcome:
