@@ -65,6 +65,7 @@ class Room:
         self.updated_at = updated_at
         self.dedupe_limit = dedupe_limit
         self.view: dict[str, Any] = {}
+        self._view_json = b""
         self.state_text = ""
         self._render()
 
@@ -131,7 +132,7 @@ class Room:
                 "presence": self.presence,
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,
-                "state": self.view,
+                "state": orjson.Fragment(self._view_json),  # encoded once, in _render
             }
         )
 
@@ -250,4 +251,5 @@ class Room:
         for player in view["players"]:
             player["connected"] = self.connected(player["id"])
         self.view = view
-        self.state_text = orjson.dumps({"type": "state", "state": view}).decode()
+        self._view_json = orjson.dumps(view)
+        self.state_text = '{"type":"state","state":' + self._view_json.decode() + "}"
