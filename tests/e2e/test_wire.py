@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e.conftest import Table
 from tests.e2e.people import bank, create_game, expect_bank, join_by_link, roll
@@ -47,11 +47,13 @@ class Tap:
             server.send(message)
 
 
-def test_commands_carry_ids_pings_flow_and_a_deaf_socket_is_replaced(table: Table) -> None:
+def start_with_a_tapped_phone(table: Table, fake_clock: bool = False) -> tuple[Page, Page, Tap]:
+    """A started game: the banker, Ann on a phone whose socket is tapped, phoneless Bob."""
     banker = table.open("/")
     code = create_game(banker)
     ann = table.open("/")
-    ann.clock.install()
+    if fake_clock:
+        ann.clock.install()
     tap = Tap()
     ann.route_web_socket(re.compile(r"/ws/rooms/"), tap.route)
     join_by_link(ann, code, "Ann")
@@ -59,6 +61,11 @@ def test_commands_carry_ids_pings_flow_and_a_deaf_socket_is_replaced(table: Tabl
     banker.get_by_role("button", name="Add", exact=True).click()
     expect(ann.locator("#lobby-players li")).to_have_count(2)
     banker.get_by_role("button", name=re.compile("^Start the game")).click()
+    return banker, ann, tap
+
+
+def test_commands_carry_ids_pings_flow_and_a_deaf_socket_is_replaced(table: Table) -> None:
+    banker, ann, tap = start_with_a_tapped_phone(table, fake_clock=True)
     roll(banker, 2, 6)
     expect_bank(ann, "8")
     bank(ann)
@@ -81,16 +88,7 @@ def test_commands_carry_ids_pings_flow_and_a_deaf_socket_is_replaced(table: Tabl
 
 
 def test_a_bank_that_reaches_the_server_after_the_7_is_too_late(table: Table) -> None:
-    banker = table.open("/")
-    code = create_game(banker)
-    ann = table.open("/")
-    tap = Tap()
-    ann.route_web_socket(re.compile(r"/ws/rooms/"), tap.route)
-    join_by_link(ann, code, "Ann")
-    banker.get_by_label("Add a player without a phone").fill("Bob")
-    banker.get_by_role("button", name="Add", exact=True).click()
-    expect(ann.locator("#lobby-players li")).to_have_count(2)
-    banker.get_by_role("button", name=re.compile("^Start the game")).click()
+    banker, ann, tap = start_with_a_tapped_phone(table)
     for dice in ((2, 6), (1, 4), (4, 4)):
         roll(banker, *dice)
     expect_bank(ann, "21")
