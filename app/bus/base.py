@@ -33,6 +33,15 @@ class Frame:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A command's answer, for the process (`node`) and the socket (`key`) that sent it."""
+
+    node: str
+    key: str
+    payload: bytes
+
+
 FrameHandler = Callable[[str, Frame], None]
 ReplyHandler = Callable[[str, bytes], None]
 
@@ -97,8 +106,11 @@ class Bus(Protocol):
         snapshot: bytes,
         entries: Sequence[bytes],
         frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
     ) -> bool:
-        """Persist atomically if `epoch` still owns the room, then publish; False if fenced."""
+        """Persist atomically if `epoch` still owns the room, then publish and answer.
+
+        False if fenced (then nothing is published and nobody is answered)."""
         ...
 
     # -- fan-out ---------------------------------------------------------------------

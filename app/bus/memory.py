@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from app.bus.base import Frame, FrameHandler, ReplyHandler
+from app.bus.base import Frame, FrameHandler, Reply, ReplyHandler
 
 
 @dataclass
@@ -113,6 +113,7 @@ class MemoryBus:
         snapshot: bytes,
         entries: Sequence[bytes],
         frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
     ) -> bool:
         record = self._rooms.get(code)
         if record is None or record.epoch != epoch or not record.owned:
@@ -122,6 +123,9 @@ class MemoryBus:
         if self._on_frame is not None:
             for frame in frames:
                 self._on_frame(code, frame)
+        if self._on_reply is not None:
+            for reply in replies:
+                self._on_reply(reply.key, reply.payload)
         return True
 
     async def subscribe(self, code: str) -> None:

@@ -38,7 +38,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.bus.base import BusUnavailable, Frame, FrameHandler, ReplyHandler
+from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
 from app.bus.redis_mux import Multiplexer
 from app.bus.redis_wire import (
     CLAIM,
@@ -275,6 +275,7 @@ class RedisBus:
         snapshot: bytes,
         entries: Sequence[bytes],
         frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
     ) -> bool:
         keys = [key(code, p) for p in ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch")]
         message = encode_frames(cursor, frames) if frames else b""
@@ -289,11 +290,13 @@ class RedisBus:
             *entries,
         ]
         done = bool(await self._call(lambda: self._mux.script(COMMIT, keys, args)))
-        if done:
-            self._committed[code] = time.monotonic()
-        else:
+        if not done:
             self._forget_owned(code)
-        return done
+            return False
+        self._committed[code] = time.monotonic()
+        for answer in replies:
+            await self.reply(answer.node, answer.key, answer.payload)
+        return True
 
     # -- nodes (heartbeats, for dropping the presence a dead process left behind) -------
     async def heartbeat(self) -> None:

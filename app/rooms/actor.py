@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import orjson
 
-from app.bus.base import Bus, BusUnavailable, Frame
+from app.bus.base import Bus, BusUnavailable, Frame, Reply
 from app.rooms.dice import fair_dice
 from app.rooms.room import Room, refusal
 
@@ -88,7 +88,7 @@ class RoomActor:
     async def _apply(self, batch: list[tuple[str, bytes]]) -> bool:
         entries: list[bytes] = []
         frames: list[Frame] = []
-        replies: list[tuple[str, str, bytes]] = []
+        replies: list[Reply] = []
         now = now_ms()
         for _, raw in batch:
             envelope = orjson.loads(raw)
@@ -97,19 +97,17 @@ class RoomActor:
             except Exception:  # a bug must answer its sender, not kill the room
                 log.exception("room %s: command failed", self.code)
                 reply = refusal(envelope.get("id"), "internal_error", "The server failed.")
-                replies.append((envelope.get("node", ""), envelope.get("key", ""), reply))
+                replies.append(Reply(envelope.get("node", ""), envelope.get("key", ""), reply))
                 continue
             entries.extend(orjson.dumps(entry) for entry in outcome.entries)
             frames.extend(outcome.frames)
             if outcome.reply is not None and envelope.get("key"):
-                replies.append((envelope["node"], envelope["key"], outcome.reply))
+                replies.append(Reply(envelope["node"], envelope["key"], outcome.reply))
         cursor = batch[-1][0]
         if not await self.bus.commit(
-            self.code, self.epoch, cursor, self.room.snapshot(), entries, frames
+            self.code, self.epoch, cursor, self.room.snapshot(), entries, frames, replies
         ):
             return False
         self.cursor = cursor
         self.applied += len(entries)
-        for node, key, payload in replies:
-            await self.bus.reply(node, key, payload)
         return True
