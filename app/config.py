@@ -16,6 +16,10 @@ class Settings(BaseSettings):
         validation_alias="REDIS_URL",
         description="Redis backplane; unset = one process, rooms in memory.",
     )
+    games: str = Field(
+        "app.games.bank",
+        description="Modules of the games this server hosts, comma-separated (app/games/).",
+    )
     max_rooms: int = Field(10_000, ge=1, description="Live rooms one process holds.")
     max_connections: int = Field(10_000, ge=1, description="WebSockets one process accepts.")
     max_players: int = Field(50, ge=1, le=500, description="Players in one room.")

@@ -15,8 +15,10 @@ from app.api.json_body import AssumeJsonBodies
 from app.api.services import Services
 from app.bus.base import Bus
 from app.config import Settings
+from app.games import GameRegistry
 from app.metrics import Metrics
 from app.rooms.registry import RoomRegistry
+from app.rooms.spawning import Spawner
 
 
 def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
@@ -44,7 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         metrics = Metrics()
         bus = make_bus(settings, metrics)
-        registry = RoomRegistry(bus, settings)
+        games = GameRegistry.load(settings)
+        registry = RoomRegistry(bus, settings, games)
+        Spawner(registry)  # rooms may create rooms and tell each other (app/rooms/spawning.py)
         hub = Hub(bus, registry)
         registry.interest = hub.rooms.keys  # rooms with sockets here: adopted if their owner dies
         metrics.watch(
@@ -58,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.metrics = metrics
         await bus.start(hub.on_frame, hub.on_reply)
         await registry.start()
-        app.state.services = Services(settings, bus, registry, hub)
+        app.state.services = Services(settings, games, bus, registry, hub)
         gc.collect()
         gc.freeze()  # start-up objects never need scanning again: shorter GC pauses
         try:

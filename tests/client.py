@@ -13,7 +13,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.timeline import Timeline
-from app.rules.bank import BankRules
+from tests.bank_support import BANK
 
 Message = dict[str, Any]
 _ids = itertools.count(1)
@@ -137,8 +137,9 @@ class Table:
 
 def assert_replays_to(events: list[dict[str, Any]], state: dict[str, Any]) -> None:
     """The log alone rebuilds the game (presence aside)."""
-    rebuilt = BankRules().view(Timeline.replay(BankRules(), events).state)
+    rules = BANK.rules
+    rebuilt = rules.view(Timeline.replay(rules, events).state, lambda _: False)
     served = {k: v for k, v in state.items() if k not in ("code", "seq")}
-    served["players"] = [{k: v for k, v in p.items() if k != "connected"} for p in state["players"]]
+    served["players"] = [{**p, "connected": False} for p in state["players"]]
     assert rebuilt == served
     assert events[-1]["seq"] == state["seq"]

@@ -12,11 +12,12 @@ import contextlib
 import secrets
 import time
 from collections import deque
-from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketState
 
 from app.api.framing import frame_writer, text_frame
+from app.games import Game
+from app.rules.base import Sender
 
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
@@ -24,12 +25,6 @@ CLOSE_TOO_BIG = 1009
 CLOSE_TRY_LATER = 1013
 CLOSE_BAD_TOKEN = 4401
 CLOSE_UNKNOWN_ROOM = 4404
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    role: str  # "banker" | "player" | "spectator"
-    player_id: str | None = None
 
 
 class _StateSlot:
@@ -61,7 +56,8 @@ class Connection:
         self,
         websocket: WebSocket,
         code: str,
-        identity: Identity,
+        game: Game,
+        identity: Sender,
         *,
         queue_limit: int,
         rate: float,
@@ -69,6 +65,7 @@ class Connection:
     ) -> None:
         self.websocket = websocket
         self.code = code
+        self.game = game
         self.identity = identity
         self.key = "c:" + secrets.token_hex(8)
         self.bucket = TokenBucket(rate, burst)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from app.api.errors import ApiError
 from app.api.protocol import (
-    CreateRoom,
     ErrorBody,
     JoinRoom,
     PlayerJoined,
@@ -18,7 +19,10 @@ from app.api.protocol import (
     RoomState,
 )
 from app.api.services import Services
+from app.games import BadCommand
+from app.rooms.envelope import CommandEnvelope
 from app.rooms.tokens import hash_token, new_player_id, new_token
+from app.rules.base import PLAYER
 
 JOIN_TIMEOUT_SECONDS = 5.0
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -34,12 +38,22 @@ def services_of(request: Request) -> Services:
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated)
 async def create_room(
-    request: Request, body: Annotated[CreateRoom | None, Body()] = None
+    request: Request, body: Annotated[dict[str, Any] | None, Body()] = None
 ) -> RoomCreated:
-    """Create a game; the caller becomes its banker (keep `banker_token` secret)."""
-    options = (body or CreateRoom()).model_dump()
+    """Create a game (`game`: one of this server's, default "bank", and that game's
+    options); the caller becomes its banker (keep `banker_token` secret)."""
+    services = services_of(request)
+    body = body or {}
+    game = services.games.get(str(body.get("game", "bank")))
+    if game is None:
+        hosted = ", ".join(services.games.names)
+        raise ApiError("bad_request", f"game: this server hosts {hosted}.", 422)
+    try:
+        options = game.create_options(body)
+    except ValidationError as error:
+        raise RequestValidationError(error.errors(include_url=False)) from None
     token = new_token()
-    state = await services_of(request).registry.create(options, hash_token(token))
+    state = await services.registry.create(game, options, [hash_token(token)])
     return RoomCreated(code=state["code"], banker_token=token, state=state)
 
 
@@ -48,16 +62,16 @@ async def join_room(code: str, body: JoinRoom, request: Request) -> PlayerJoined
     """Take a seat while the room is in the lobby (the banker adds phoneless players here too)."""
     services = services_of(request)
     code = code.upper()
-    if await services.registry.snapshot(code) is None:
+    snapshot = await services.registry.snapshot(code)
+    game = services.games.get(snapshot["game"]) if snapshot else None
+    if game is None:
         raise ApiError("unknown_room", "No such room.")
     token, player_id = new_token(), new_player_id()
-    envelope = {
-        "k": "cmd",
-        "role": "player",
-        "pid": player_id,
-        "th": hash_token(token),
-        "cmd": {"type": "join", "player_id": player_id, "name": body.name},
-    }
+    try:
+        join = game.server_command({"type": "join", "player_id": player_id, "name": body.name})
+    except BadCommand:  # the JSON of the name itself is broken (a lone surrogate)
+        raise ApiError("bad_name", "A name cannot hold invalid Unicode.") from None
+    envelope = CommandEnvelope(role=PLAYER, pid=player_id, id=None, cmd=join, th=hash_token(token))
     try:
         reply = await services.hub.request(code, envelope, JOIN_TIMEOUT_SECONDS)
     except TimeoutError:

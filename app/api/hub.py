@@ -8,6 +8,7 @@ connection (or the HTTP request) that sent the command.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from typing import Any
 
@@ -21,6 +22,8 @@ from app.api.connection import (
 )
 from app.api.framing import text_frame
 from app.bus.base import Bus, BusUnavailable, Frame
+from app.rooms import outgoing
+from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import RoomRegistry
 
 
@@ -119,10 +122,9 @@ class Hub:
             for conn in members:
                 conn.close(CLOSE_UNKNOWN_ROOM)
             return
-        state, seq = snapshot["state"], snapshot["seq"]
-        text = orjson.dumps({"type": "state", "state": state}).decode()
-        connected = {player["id"]: player["connected"] for player in state["players"]}
-        presence = orjson.dumps({"type": "presence", "connected": connected}).decode()
+        seq = snapshot["seq"]
+        text = outgoing.state_text(orjson.dumps(snapshot["state"]))
+        presence = outgoing.presence_text(snapshot["connected"])
         seated = set(snapshot["tokens"].values())
         for conn in list(members):
             if conn.identity.player_id is not None and conn.identity.player_id not in seated:
@@ -139,13 +141,16 @@ class Hub:
             target.set_result(payload)
 
     # -- a command whose answer an HTTP request waits for ----------------------------------
-    async def request(self, code: str, envelope: dict[str, Any], timeout: float) -> dict[str, Any]:
+    async def request(
+        self, code: str, envelope: CommandEnvelope, timeout: float
+    ) -> dict[str, Any]:
         """Submit and wait for the answer; TimeoutError when the room's owner is silent."""
         key = "r:" + secrets.token_hex(8)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._replies[key] = future
         try:
-            await self.registry.submit(code, {**envelope, "node": self.bus.node_id, "key": key})
+            addressed = dataclasses.replace(envelope, node=self.bus.node_id, key=key)
+            await self.registry.submit(code, addressed)
             async with asyncio.timeout(timeout):
                 return orjson.loads(await future)  # type: ignore[no-any-return]
         finally:

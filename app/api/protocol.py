@@ -1,56 +1,22 @@
-"""Pydantic models of the wire protocol (../shared/PROTOCOL.md), parsed strictly.
+"""What every game's wire protocol shares (../shared/PROTOCOL.md), parsed strictly.
 
-`"3"`, `3.0` and `true` are not dice: every model is strict. Unknown fields are
-ignored so that newer clients can add some.
+A socket message is a JSON object with a `type` and an optional `id`; `ping` and
+`undo` are every game's, the rest is the game's own (`app/games/`). `"3"`, `3.0`
+and `true` are not dice: every model is strict. Unknown fields are ignored so that
+newer clients can add some.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from app.rules.bank import MAX_NAME
+from app.rules.names import MAX_NAME
 
 MAX_ID = 64
-Die = Annotated[int, Field(ge=1, le=6)]
-
-
-class _Command(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
-    id: Annotated[str, Field(max_length=MAX_ID)] | None = None
-
-
-class Start(_Command):
-    type: Literal["start"]
-
-
-class Roll(_Command):
-    type: Literal["roll"]
-    dice: Annotated[list[Die], Field(min_length=2, max_length=2)] | None = None
-
-
-class Bank(_Command):
-    type: Literal["bank"]
-    player_id: str | None = None
-
-
-class Undo(_Command):
-    type: Literal["undo"]
-
-
-class Kick(_Command):
-    type: Literal["kick"]
-    player_id: str
-
-
-class Ping(_Command):
-    type: Literal["ping"]
-
-
-Command = Annotated[Start | Roll | Bank | Undo | Kick | Ping, Field(discriminator="type")]
-_commands: TypeAdapter[Start | Roll | Bank | Undo | Kick | Ping] = TypeAdapter(Command)
 
 
 class BadMessage(Exception):
@@ -62,7 +28,16 @@ class BadMessage(Exception):
         self.command_id = command_id
 
 
-def parse_command(text: str) -> Start | Roll | Bank | Undo | Kick | Ping:
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A socket message's `type` and `id`, read before the game reads the rest."""
+
+    type: str
+    id: str | None
+
+
+def read_message(text: str) -> Message:
+    """The message's `type` and a valid `id`, or BadMessage."""
     try:
         raw: Any = orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -70,34 +45,17 @@ def parse_command(text: str) -> Start | Roll | Bank | Undo | Kick | Ping:
     if not isinstance(raw, dict):
         raise BadMessage("A message is a JSON object with a type.", None)
     raw_id = raw.get("id")
-    command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID else None
-    try:
-        return _commands.validate_python(raw)
-    except ValidationError as error:
-        raise BadMessage(_describe(error), command_id) from None
-
-
-def _describe(error: ValidationError) -> str:
-    first = error.errors(include_url=False)[0]
-    where = ".".join(str(part) for part in first["loc"] if part not in _TAGS)
-    if first["type"] == "union_tag_invalid":
-        return "Unknown message type: use start, roll, bank, undo, kick or ping."
-    if first["type"] == "union_tag_not_found":
-        return "A message needs a type."
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
-
-
-_TAGS = {"start", "roll", "bank", "undo", "kick", "ping"}
+    valid_id = raw_id is None or (isinstance(raw_id, str) and len(raw_id) <= MAX_ID)
+    command_id = raw_id if valid_id else None
+    kind = raw.get("type")
+    if not valid_id:
+        raise BadMessage(f"id: a string of at most {MAX_ID} characters, or null.", None)
+    if not isinstance(kind, str):
+        raise BadMessage("A message needs a type.", command_id)
+    return Message(kind, command_id)
 
 
 # -- HTTP bodies ---------------------------------------------------------------------
-class CreateRoom(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
-    game: Literal["bank"] = "bank"
-    rounds: Annotated[int, Field(ge=1, le=100)] = 20
-    roll_entry: Literal["banker", "roller", "virtual"] = "banker"
-
-
 class JoinRoom(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
     name: Annotated[str, Field(max_length=MAX_NAME * 8)]

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 from app.api.hub import Hub
 from app.bus.base import Bus
 from app.config import Settings
+from app.games import GameRegistry
 from app.rooms.registry import RoomRegistry
 
 
 @dataclass(frozen=True, slots=True)
 class Services:
     settings: Settings
+    games: GameRegistry
     bus: Bus
     registry: RoomRegistry
     hub: Hub

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, WebSocket
 
 from app.api.connection import (
@@ -15,31 +14,28 @@ from app.api.connection import (
     CLOSE_TRY_LATER,
     CLOSE_UNKNOWN_ROOM,
     Connection,
-    Identity,
 )
-from app.api.protocol import BadMessage, parse_command
+from app.api.protocol import BadMessage, read_message
 from app.api.services import Services
 from app.bus.base import BusUnavailable
+from app.games import BadCommand
+from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
+from app.rooms.outgoing import error_text, pong, welcome
 from app.rooms.registry import UnknownRoom
 from app.rooms.tokens import hash_token
+from app.rules.base import PLAYER, SPECTATOR, Sender
 
 router = APIRouter()
 
 
-def error_text(code: str, message: str, command_id: str | None = None) -> str:
-    return orjson.dumps(
-        {"type": "error", "id": command_id, "code": code, "message": message}
-    ).decode()
-
-
-def identify(snapshot: dict[str, Any], token: str | None) -> Identity | None:
+def identify(snapshot: dict[str, Any], token: str | None) -> Sender | None:
     """Spectator without a token; None for a token this room does not know."""
     if not token:
-        return Identity("spectator")
+        return Sender(SPECTATOR)
     principal = snapshot["tokens"].get(hash_token(token))
     if principal is None:
         return None
-    return Identity("banker") if principal == "banker" else Identity("player", principal)
+    return Sender(principal) if principal == snapshot["creator"] else Sender(PLAYER, principal)
 
 
 @router.websocket("/ws/rooms/{code}")
@@ -56,7 +52,8 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     except BusUnavailable:
         await websocket.close(CLOSE_TRY_LATER, "The game store is unreachable; retrying helps.")
         return
-    if snapshot is None:
+    game = services.games.get(snapshot["game"]) if snapshot is not None else None
+    if snapshot is None or game is None:
         await websocket.close(CLOSE_UNKNOWN_ROOM, "No such room.")
         return
     identity = identify(snapshot, websocket.query_params.get("token"))
@@ -67,6 +64,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     conn = Connection(
         websocket,
         code,
+        game,
         identity,
         queue_limit=settings.send_queue,
         rate=settings.rate_per_second,
@@ -98,19 +96,14 @@ async def _welcome(services: Services, conn: Connection) -> None:
     if snapshot is None:
         raise UnknownRoom(conn.code)
     conn.last_seq = snapshot["seq"]
-    you = {"role": conn.identity.role, "player_id": conn.identity.player_id}
-    conn.start(orjson.dumps({"type": "welcome", "you": you, "state": snapshot["state"]}).decode())
+    conn.start(welcome(conn.identity.role, conn.identity.player_id, snapshot["state"]))
     services.hub.welcomed(conn)
 
 
 async def _presence(services: Services, conn: Connection, delta: int) -> None:
-    if conn.identity.role == "player":
-        envelope = {
-            "k": "presence",
-            "node": services.bus.node_id,
-            "pid": conn.identity.player_id,
-            "delta": delta,
-        }
+    player_id = conn.identity.player_id
+    if conn.identity.role == PLAYER and player_id is not None:
+        envelope = PresenceEnvelope(services.bus.node_id, player_id, delta)
         await services.registry.submit(conn.code, envelope)
 
 
@@ -141,26 +134,29 @@ async def _serve(services: Services, conn: Connection) -> None:
 
 async def _handle(services: Services, conn: Connection, text: str) -> None:
     try:
-        command = parse_command(text)
+        message = read_message(text)
+        if message.type == "ping":
+            conn.push(pong(message.id))
+            return
+        conn.game.parse(text)  # spectators too: the rules answer in the protocol's order
     except BadMessage as bad:
         conn.push(error_text("bad_message", bad.message, bad.command_id))
         return
-    if command.type == "ping":
-        conn.push(orjson.dumps({"type": "pong", "id": command.id}).decode())
+    except BadCommand as bad:
+        conn.push(error_text("bad_message", bad.message, message.id))
         return
-    identity = conn.identity  # spectators too: the rules answer in the protocol's order
-    envelope = {
-        "k": "cmd",
-        "node": services.bus.node_id,
-        "key": conn.key,
-        "role": identity.role,
-        "pid": identity.player_id,
-        "id": command.id,
-        "cmd": command.model_dump(exclude={"id"}, exclude_none=True),
-    }
+    identity = conn.identity
+    envelope = CommandEnvelope(
+        role=identity.role,
+        pid=identity.player_id,
+        id=message.id,
+        cmd=text,
+        node=services.bus.node_id,
+        key=conn.key,
+    )
     try:
         await services.registry.submit(conn.code, envelope)
     except BusUnavailable:
         conn.push(
-            error_text("unavailable", "The room cannot take commands now; retry.", command.id)
+            error_text("unavailable", "The room cannot take commands now; retry.", message.id)
         )

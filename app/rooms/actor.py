@@ -1,10 +1,11 @@
 """The room actor: the one task in the deployment that applies a room's commands.
 
 It reads the room's ordered inbox from the bus, applies each envelope to the `Room`,
-commits the snapshot, the log entries and the inbox cursor in one fenced write, and
-only then publishes the new state and answers the senders: an ack is never sent for
-something that could still be lost. When a commit is refused (another process owns
-the room now) or the bus fails, the actor stops and drops its in-memory copy.
+commits the snapshot, the log entries, the inbox cursor and the answers in one fenced
+write (the bus publishes the frames and delivers the answers only once it is stored),
+and then carries out the effects the commit recorded. When a commit is refused
+(another process owns the room now) or the bus fails, the task stops and drops its
+in-memory copy.
 """
 
 from __future__ import annotations
@@ -18,8 +19,13 @@ from collections.abc import Callable
 import orjson
 
 from app.bus.base import Bus, BusUnavailable, Frame, Reply
-from app.rooms.dice import fair_dice
-from app.rooms.room import Room, refusal
+from app.rooms import envelope as envelopes
+from app.rooms import outgoing
+from app.rooms.chance import FairChance
+from app.rooms.effects import Effects, Source
+from app.rooms.envelope import CommandEnvelope
+from app.rooms.room import Outcome, Room
+from app.rules.base import Chance, Effect
 
 log = logging.getLogger("bankit.actor")
 
@@ -37,6 +43,8 @@ class RoomActor:
         cursor: str,
         renew_seconds: float | None,
         on_exit: Callable[[RoomActor], None],
+        effects: Effects | None = None,
+        chance: Chance | None = None,
     ) -> None:
         self.room = room
         self.bus = bus
@@ -44,6 +52,8 @@ class RoomActor:
         self.cursor = cursor
         self.renew_seconds = renew_seconds
         self.on_exit = on_exit
+        self.effects = effects or Effects()
+        self.chance = chance or FairChance()
         self.applied = 0
         self._task: asyncio.Task[None] | None = None
 
@@ -67,6 +77,7 @@ class RoomActor:
         block_ms = None if self.renew_seconds is None else int(self.renew_seconds * 1000)
         renewed = time.monotonic()
         try:
+            await self._carry_out(list(self.room.effects.values()))  # left by the last owner
             while True:
                 batch = await self.bus.read_commands(self.code, self.cursor, block_ms)
                 if (
@@ -89,20 +100,22 @@ class RoomActor:
         entries: list[bytes] = []
         frames: list[Frame] = []
         replies: list[Reply] = []
+        effects: list[Effect] = []
         now = now_ms()
         for _, raw in batch:
-            envelope = orjson.loads(raw)
+            envelope = envelopes.decode(raw)
             try:
-                outcome = self.room.handle(envelope, now, fair_dice())
+                outcome = self.room.handle(envelope, now, self.chance)
             except Exception:  # a bug must answer its sender, not kill the room
                 log.exception("room %s: command failed", self.code)
-                reply = refusal(envelope.get("id"), "internal_error", "The server failed.")
-                replies.append(Reply(envelope.get("node", ""), envelope.get("key", ""), reply))
-                continue
+                command_id = getattr(envelope, "id", None)
+                failed = outgoing.refusal(command_id, "internal_error", "The server failed.")
+                outcome = Outcome(reply=failed)
             entries.extend(orjson.dumps(entry) for entry in outcome.entries)
             frames.extend(outcome.frames)
-            if outcome.reply is not None and envelope.get("key"):
-                replies.append(Reply(envelope["node"], envelope["key"], outcome.reply))
+            effects.extend(outcome.effects)
+            if outcome.reply is not None and isinstance(envelope, CommandEnvelope) and envelope.key:
+                replies.append(Reply(envelope.node, envelope.key, outcome.reply))
         cursor = batch[-1][0]
         if not await self.bus.commit(
             self.code, self.epoch, cursor, self.room.snapshot(), entries, frames, replies
@@ -110,4 +123,13 @@ class RoomActor:
             return False
         self.cursor = cursor
         self.applied += len(entries)
+        await self._carry_out(effects)
         return True
+
+    async def _carry_out(self, effects: list[Effect]) -> None:
+        """Run committed effects, then tell the room (through its inbox) which are done."""
+        source = Source(self.code, dict(self.room.tokens))
+        for effect in effects:
+            if await self.effects.run(source, effect):
+                done = envelopes.EffectDoneEnvelope(effect.id)
+                await self.bus.submit(self.code, envelopes.encode(done))

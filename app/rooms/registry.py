@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -15,11 +16,12 @@ import orjson
 from app.bus.base import Bus
 from app.bus.shared import SharedBus
 from app.config import Settings
+from app.games import Game, GameRegistry
+from app.rooms import envelope as envelopes
 from app.rooms.actor import RoomActor, now_ms
-from app.rooms.room import Envelope, Room
+from app.rooms.effects import Effects
+from app.rooms.room import Room
 from app.rooms.watcher import Watcher
-from app.rules.bank import BankRules
-from app.rules.base import RuleError, Rules
 
 log = logging.getLogger("bankit.rooms")
 
@@ -40,10 +42,11 @@ def new_code() -> str:
 
 
 class RoomRegistry:
-    def __init__(self, bus: Bus, settings: Settings) -> None:
+    def __init__(self, bus: Bus, settings: Settings, games: GameRegistry) -> None:
         self.bus = bus
         self.settings = settings
-        self.games: dict[str, Rules[Any]] = {"bank": BankRules(settings.max_players)}
+        self.games = games
+        self.effects = Effects()  # handlers registered at start-up (rooms/spawning.py)
         self.actors: dict[str, RoomActor] = {}
         self._reaper: asyncio.Task[None] | None = None
         # Several processes: the rooms with sockets here (set by the app), adopted by the
@@ -57,7 +60,8 @@ class RoomRegistry:
     async def start(self) -> None:
         self._reaper = asyncio.create_task(self._reap_forever(), name="room-reaper")
         if isinstance(self.bus, SharedBus):
-            self._watcher = asyncio.create_task(Watcher(self, self.bus).run(), name="room-watcher")
+            watcher = Watcher(self, self.bus, self.settings)
+            self._watcher = asyncio.create_task(watcher.run(), name="room-watcher")
 
     async def close(self) -> None:
         if self._watcher is not None:
@@ -69,25 +73,33 @@ class RoomRegistry:
         await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
 
     # -- rooms -----------------------------------------------------------------------
-    async def create(self, options: Mapping[str, Any], banker_hash: str) -> dict[str, Any]:
-        """Create a room owned by this process; returns its first state."""
+    async def create(
+        self,
+        game: Game,
+        options: Mapping[str, Any],
+        creator_hashes: Sequence[str],
+        *,
+        codes: Iterable[str] | None = None,
+        origin: str | None = None,
+    ) -> dict[str, Any]:
+        """Create a room of `game` owned by this process; returns its first state.
+
+        `codes`: the codes to try in order (random ones by default); `origin`: the
+        effect creating it, so that a second try finds the room it made the first time."""
         if len(self.actors) >= self.settings.max_rooms:
             raise RoomsFull()
-        rules = self.games.get(str(options.get("game", "bank")))
-        if rules is None:
-            raise RuleError("unknown_game", "This server hosts: " + ", ".join(self.games))
-        game_options = {k: v for k, v in options.items() if k != "game"}
-        for _ in range(20):
-            code = new_code()
+        for code in itertools.islice(codes or (new_code() for _ in iter(int, 1)), 20):
             room, entry = Room.create(
-                code, rules, game_options, banker_hash, now_ms(), self.settings.dedupe_ids
+                code, game, options, creator_hashes, now_ms(), self.settings.dedupe_ids, origin
             )
             if await self.bus.create_room(code, room.snapshot(), orjson.dumps(entry)):
-                break
-        else:
-            raise RoomsFull()
-        await self._own(code)
-        return room.view
+                await self._own(code)
+                return room.view
+            if origin is not None:
+                existing = await self.snapshot(code)
+                if existing is not None and existing.get("origin") == origin:
+                    return dict(existing["state"])  # made by an earlier try of this effect
+        raise RoomsFull()
 
     async def snapshot(self, code: str) -> dict[str, Any] | None:
         raw = await self.bus.load_snapshot(code)
@@ -100,7 +112,7 @@ class RoomRegistry:
         raw = await self.bus.load_log(code)
         return [orjson.loads(entry) for entry in raw] if raw else None
 
-    async def submit(self, code: str, envelope: Envelope) -> None:
+    async def submit(self, code: str, envelope: envelopes.Envelope) -> None:
         """Queue a command in the room's single order; adopts the room if nobody owns it."""
         unclaimed = code not in self.actors
         if (
@@ -112,9 +124,18 @@ class RoomRegistry:
                 self._elsewhere.clear()
             self._elsewhere[code] = time.monotonic() + self.settings.watch_seconds
         try:
-            await self.bus.submit(code, orjson.dumps(envelope))
+            await self.bus.submit(code, envelopes.encode(envelope))
         except KeyError:
             raise UnknownRoom(code) from None
+
+    # -- what the watcher needs (rooms/watcher.py) -------------------------------------------
+    def owned(self) -> list[tuple[str, Room]]:
+        """The rooms this process applies commands for."""
+        return [(code, actor.room) for code, actor in self.actors.items()]
+
+    def unowned_interest(self) -> list[str]:
+        """Rooms with sockets here that this process does not own."""
+        return [code for code in self.interest() if code not in self.actors]
 
     # -- ownership -------------------------------------------------------------------
     async def adopt(self, code: str) -> bool:
@@ -134,12 +155,12 @@ class RoomRegistry:
         if snapshot is None or entries is None:
             await self.bus.release(code, epoch)
             raise UnknownRoom(code)
-        rules = self.games[snapshot["state"]["game"]]
-        room = Room.restore(rules, snapshot, entries, self.settings.dedupe_ids)
+        game = self.games[snapshot["game"]]
+        room = Room.restore(game, snapshot, entries, self.settings.dedupe_ids)
         cursor = await self.bus.load_cursor(code)
         shared = isinstance(self.bus, SharedBus)  # a lease to keep: renew at a third of it
         renew = self.settings.lease_seconds / 3 if shared else None
-        actor = RoomActor(room, self.bus, epoch, cursor, renew, self._forget)
+        actor = RoomActor(room, self.bus, epoch, cursor, renew, self._forget, self.effects)
         self.actors[code] = actor
         actor.start()
         return actor
@@ -164,7 +185,7 @@ class RoomRegistry:
             room = actor.room
             limit = (
                 self.settings.finished_room_seconds
-                if room.status == "finished"
+                if room.finished
                 else self.settings.room_idle_seconds
             )
             if room.any_player_connected() or now - room.updated_at < limit * 1000:

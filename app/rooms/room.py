@@ -1,47 +1,50 @@
 """One room's authoritative record, applied one envelope at a time (no I/O, no asyncio).
 
 The actor feeds it envelopes in arrival order and persists what it returns; the same
-class restores a room from its snapshot and log after a restart or a takeover.
+class restores a room from its snapshot and log after a restart or a takeover. It
+knows no game: the rules say who may undo, whose seat an event opens or closes, and
+what the view looks like.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from app.bus.base import Frame
+from app.games import BadCommand, Game
+from app.rooms import outgoing
+from app.rooms.envelope import (
+    CommandEnvelope,
+    DropNodeEnvelope,
+    EffectDoneEnvelope,
+    Envelope,
+    PresenceEnvelope,
+)
 from app.rooms.eventlog import GENESIS, make_entry
 from app.rooms.timeline import Timeline
-from app.rules.base import Actor, Dice, Event, RuleError, Rules
-
-Envelope = dict[str, Any]
+from app.rules.base import Chance, Effect, Event, RuleError, Rules, Sender, Undo
 
 
 @dataclass(slots=True)
 class Outcome:
-    """What one envelope did: the answer for its sender, new log entries, frames to publish."""
+    """What one envelope did: the sender's answer, log entries, frames, effects to run."""
 
     reply: bytes | None = None
     entries: list[dict[str, Any]] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
-
-
-def ack(command_id: str | None, seq: int) -> bytes:
-    return orjson.dumps({"type": "ack", "id": command_id, "seq": seq})
-
-
-def refusal(command_id: str | None, code: str, message: str) -> bytes:
-    return orjson.dumps({"type": "error", "id": command_id, "code": code, "message": message})
+    effects: list[Effect] = field(default_factory=list)
 
 
 class Room:
     def __init__(
         self,
         code: str,
+        game: Game,
         timeline: Timeline[Any],
         *,
         seq: int,
@@ -49,18 +52,23 @@ class Room:
         tokens: dict[str, str],
         accepted: dict[str, OrderedDict[str, int]],
         presence: dict[str, dict[str, int]],
+        effects: dict[str, Effect],
         created_at: int,
         updated_at: int,
         dedupe_limit: int,
+        origin: str | None = None,
     ) -> None:
         self.code = code
+        self.game = game
         self.timeline = timeline
-        self.rules: Rules[Any] = timeline.rules
+        self.rules: Rules[Any] = game.rules
         self.seq = seq
         self.last_hash = last_hash
-        self.tokens = tokens
+        self.tokens = tokens  # token hash -> principal: the creator's role, or a player id
         self.accepted = accepted
         self.presence = presence
+        self.effects = effects  # not yet carried out, by id (kept in the snapshot)
+        self.origin = origin  # the effect that created this room, if one did
         self.created_at = created_at
         self.updated_at = updated_at
         self.dedupe_limit = dedupe_limit
@@ -74,62 +82,81 @@ class Room:
     def create(
         cls,
         code: str,
-        rules: Rules[Any],
+        game: Game,
         options: Mapping[str, Any],
-        banker_hash: str,
+        creator_hashes: Sequence[str],
         now: int,
         dedupe_limit: int,
+        origin: str | None = None,
     ) -> tuple[Room, dict[str, Any]]:
-        """A new room and its `create` entry (seq 1); raises RuleError on bad options."""
-        data = {"game": rules.name, **options}
-        timeline = Timeline(rules, data)
-        entry = make_entry(GENESIS, 1, now, "create", "banker", data)
+        """A new room and its `create` entry (seq 1); raises RuleError on bad options.
+
+        `creator_hashes`: the tokens of its creator's principal (a banker, an organiser)."""
+        data = {"game": game.name, **options}
+        timeline = Timeline(game.rules, data)
+        entry = make_entry(GENESIS, 1, now, "create", game.rules.creator, data)
         room = cls(
             code,
+            game,
             timeline,
             seq=1,
             last_hash=entry["hash"],
-            tokens={banker_hash: "banker"},
+            tokens={token_hash: game.rules.creator for token_hash in creator_hashes},
             accepted={},
             presence={},
+            effects={},
             created_at=now,
             updated_at=now,
             dedupe_limit=dedupe_limit,
+            origin=origin,
         )
         return room, entry
 
     @classmethod
     def restore(
         cls,
-        rules: Rules[Any],
+        game: Game,
         snapshot: Mapping[str, Any],
         entries: list[dict[str, Any]],
         dedupe_limit: int,
     ) -> Room:
         """Rebuild from the persisted snapshot and the log it belongs to."""
-        timeline = Timeline.replay(rules, entries)
+        timeline = Timeline.replay(game.rules, entries)
+        effects = {
+            e["id"]: Effect(e["kind"], e["id"], e["data"]) for e in snapshot.get("effects", [])
+        }
         return cls(
             snapshot["code"],
+            game,
             timeline,
             seq=snapshot["seq"],
             last_hash=snapshot["hash"],
             tokens=dict(snapshot["tokens"]),
             accepted={p: OrderedDict(pairs) for p, pairs in snapshot["accepted"].items()},
             presence={p: dict(nodes) for p, nodes in snapshot["presence"].items()},
+            effects=effects,
             created_at=snapshot["created_at"],
             updated_at=snapshot["updated_at"],
             dedupe_limit=dedupe_limit,
+            origin=snapshot.get("origin"),
         )
 
     def snapshot(self) -> bytes:
         return orjson.dumps(
             {
                 "code": self.code,
+                "game": self.game.name,
+                "creator": self.rules.creator,
                 "seq": self.seq,
                 "hash": self.last_hash,
                 "tokens": self.tokens,
                 "accepted": self.accepted,  # {principal: {id: seq}}, oldest first
                 "presence": self.presence,
+                "connected": self.connected_map(),
+                "effects": [
+                    {"kind": e.kind, "id": e.id, "data": e.data} for e in self.effects.values()
+                ],
+                "origin": self.origin,
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,
                 "state": orjson.Fragment(self._view_json),  # encoded once, in _render
@@ -138,12 +165,15 @@ class Room:
 
     # -- reading ---------------------------------------------------------------------
     @property
-    def status(self) -> str:
-        return str(self.view["status"])
+    def finished(self) -> bool:
+        return self.rules.finished(self.timeline.state)
 
     def connected(self, player_id: str) -> bool:
         """Counts of zero are deleted, so any count left is a connection."""
         return bool(self.presence.get(player_id))
+
+    def connected_map(self) -> dict[str, bool]:
+        return {pid: self.connected(pid) for pid in self.rules.player_ids(self.timeline.state)}
 
     def online(self) -> set[str]:
         return {pid for pid, nodes in self.presence.items() if nodes}
@@ -155,53 +185,70 @@ class Room:
         return Frame("state", self.seq, self.state_text)
 
     # -- applying --------------------------------------------------------------------
-    def handle(self, envelope: Envelope, now: int, chance: Dice) -> Outcome:
-        if envelope["k"] == "presence":
-            return self._presence(envelope["node"], envelope["pid"], envelope["delta"], now)
-        if envelope["k"] == "drop_node":  # a dead process's sockets (rooms/watcher.py)
-            return self.drop_node(envelope["node"], now)
-        return self._command(envelope, now, chance)
+    def handle(self, envelope: Envelope, now: int, chance: Chance) -> Outcome:
+        match envelope:
+            case CommandEnvelope():
+                return self._command(envelope, now, chance)
+            case PresenceEnvelope(node=node, pid=pid, delta=delta):
+                return self._presence(node, pid, delta, now)
+            case DropNodeEnvelope(node=node):
+                return self.drop_node(node, now)
+            case EffectDoneEnvelope(effect=effect_id):
+                self.effects.pop(effect_id, None)
+                return Outcome()
+        raise TypeError(f"not an envelope: {envelope!r}")
 
-    def _command(self, envelope: Envelope, now: int, chance: Dice) -> Outcome:
-        actor = Actor(envelope["role"], envelope.get("pid"))
-        command: dict[str, Any] = envelope["cmd"]
-        command_id: str | None = envelope.get("id")
-        seen = self.accepted.get(actor.by)
+    def _command(self, envelope: CommandEnvelope, now: int, chance: Chance) -> Outcome:
+        sender = Sender(envelope.role, envelope.pid)
+        command_id = envelope.id
+        seen = self.accepted.get(sender.by)
         if command_id is not None and seen is not None and command_id in seen:
-            return Outcome(reply=ack(command_id, seen[command_id]))
+            return Outcome(reply=outgoing.ack(command_id, seen[command_id]))
         try:
-            event = self._decide(actor, command, chance)
+            event = self._decide(sender, envelope.cmd, chance)
         except RuleError as error:
-            return Outcome(reply=refusal(command_id, error.code, error.message))
+            return Outcome(reply=outgoing.refusal(command_id, error.code, error.message))
 
-        self.seq += 1
+        seq = self.seq + 1  # raised only once the event applied: a failure leaves no gap
         if event.type == "undo":
             self.timeline.undo(event.data["undone_seq"])
         else:
-            self.timeline.apply(event, self.seq)
-        entry = make_entry(self.last_hash, self.seq, now, event.type, actor.by, event.data)
+            self.timeline.apply(event, seq)
+        self.seq = seq
+        entry = make_entry(self.last_hash, seq, now, event.type, sender.by, event.data)
         self.last_hash = entry["hash"]
         self.updated_at = now
-        outcome = Outcome(reply=ack(command_id, self.seq), entries=[entry])
-        if event.type == "join":
-            self.tokens[envelope["th"]] = event.data["player_id"]
-        elif event.type == "kick":
-            self._forget(event.data["player_id"])
-            outcome.frames.append(Frame("kick", self.seq, event.data["player_id"]))
+        outcome = Outcome(reply=outgoing.ack(command_id, seq), entries=[entry])
+        seating = self.rules.seating(event)
+        if envelope.th is not None:
+            for player_id in seating.seated:
+                self.tokens[envelope.th] = player_id
+        for player_id in seating.unseated:
+            self._forget(player_id)
+            outcome.frames.append(Frame("kick", seq, player_id))
+        for effect in event.effects:
+            stored = Effect(effect.kind, f"{self.code}.{seq}.{effect.id}", effect.data)
+            self.effects[stored.id] = stored
+            outcome.effects.append(stored)
         if command_id is not None:
-            self._remember(actor.by, command_id)
+            self._remember(sender.by, command_id)
         self._render()
         outcome.frames.insert(0, self.state_frame())
         return outcome
 
-    def _decide(self, actor: Actor, command: Mapping[str, Any], chance: Dice) -> Event:
-        if command["type"] != "undo":
-            return self.rules.decide(self.timeline.state, actor, command, chance)
-        if actor.role != "banker":
-            raise RuleError("not_allowed", "Only the banker can undo.")
+    def _decide(self, sender: Sender, text: str, chance: Chance) -> Event:
+        try:
+            command = self.game.internal(text)
+        except BadCommand as bad:
+            raise RuleError("bad_message", bad.message) from None
+        if not isinstance(command, Undo):
+            return self.rules.decide(self.timeline.state, sender, command, chance)
+        policy = self.rules.undo
+        if sender.role not in policy.roles:
+            raise RuleError("not_allowed", policy.not_allowed)
         undone = self.timeline.last_undoable()
         if undone is None:
-            raise RuleError("nothing_to_undo", "There is no roll to take back.")
+            raise RuleError("nothing_to_undo", policy.nothing_left)
         return Event("undo", {"undone_seq": undone})
 
     def _remember(self, principal: str, command_id: str) -> None:
@@ -211,7 +258,7 @@ class Room:
             ids.popitem(last=False)
 
     def _forget(self, player_id: str) -> None:
-        """A kicked player's token stops working and its presence is dropped."""
+        """An unseated player's token stops working and its presence is dropped."""
         self.tokens = {h: p for h, p in self.tokens.items() if p != player_id}
         self.presence.pop(player_id, None)
         self.accepted.pop(player_id, None)
@@ -243,13 +290,11 @@ class Room:
 
     # -- encoding (once per change) -----------------------------------------------------
     def presence_text(self) -> str:
-        connected = {pid: self.connected(pid) for pid in self.rules.player_ids(self.timeline.state)}
-        return orjson.dumps({"type": "presence", "connected": connected}).decode()
+        return outgoing.presence_text(self.connected_map())
 
     def _render(self) -> None:
-        view = {"code": self.code, **self.rules.view(self.timeline.state), "seq": self.seq}
-        for player in view["players"]:
-            player["connected"] = self.connected(player["id"])
+        state = self.rules.view(self.timeline.state, self.connected)
+        view = {"code": self.code, **state, "seq": self.seq}
         self.view = view
         self._view_json = orjson.dumps(view)
-        self.state_text = '{"type":"state","state":' + self._view_json.decode() + "}"
+        self.state_text = outgoing.state_text(self._view_json)

@@ -29,7 +29,7 @@ class Timeline(Generic[S]):
     def last_undoable(self) -> int | None:
         """The seq of the latest event that undo would take back."""
         for seq, event in reversed(self.effective):
-            if event.type in self.rules.undoable:
+            if event.type in self.rules.undo.events:
                 return seq
         return None
 

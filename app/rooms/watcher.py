@@ -17,24 +17,36 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from app.bus.base import BusUnavailable
 from app.bus.shared import SharedBus
-
-if TYPE_CHECKING:
-    from app.rooms.registry import RoomRegistry
+from app.config import Settings
+from app.rooms.envelope import DropNodeEnvelope, Envelope
+from app.rooms.room import Room
 
 log = logging.getLogger("bankit.rooms")
 
 DROP_RETRY_SECONDS = 5.0
 
 
+class Rooms(Protocol):
+    """What the watcher needs of this process's rooms (the registry)."""
+
+    def owned(self) -> list[tuple[str, Room]]: ...
+
+    def unowned_interest(self) -> list[str]: ...
+
+    async def adopt(self, code: str) -> bool: ...
+
+    async def submit(self, code: str, envelope: Envelope) -> None: ...
+
+
 class Watcher:
-    def __init__(self, registry: RoomRegistry, bus: SharedBus) -> None:
-        self.registry = registry
+    def __init__(self, rooms: Rooms, bus: SharedBus, settings: Settings) -> None:
+        self.rooms = rooms
         self.bus = bus
-        self.settings = registry.settings
+        self.settings = settings
         self._beat_at = 0.0
         self._dropped: dict[tuple[str, str], float] = {}
 
@@ -59,18 +71,17 @@ class Watcher:
 
     async def adopt_orphans(self) -> list[str]:
         """Claim the rooms with sockets here that nobody owns any more."""
-        wanted = [code for code in self.registry.interest() if code not in self.registry.actors]
         adopted = []
-        for code in await self.bus.unowned(wanted):
-            if await self.registry.adopt(code):
+        for code in await self.bus.unowned(self.rooms.unowned_interest()):
+            if await self.rooms.adopt(code):
                 adopted.append(code)
                 log.info("room %s: adopted (its lease had lapsed)", code, extra={"room": code})
         return adopted
 
     async def drop_dead_nodes(self) -> None:
         rooms: dict[str, set[str]] = {}
-        for code, actor in list(self.registry.actors.items()):
-            for counts in actor.room.presence.values():
+        for code, room in self.rooms.owned():
+            for counts in room.presence.values():
                 for node in counts:
                     if node != self.bus.node_id:
                         rooms.setdefault(node, set()).add(code)
@@ -90,5 +101,5 @@ class Watcher:
                     node,
                     extra={"room": code},
                 )
-                await self.registry.submit(code, {"k": "drop_node", "node": node})
+                await self.rooms.submit(code, DropNodeEnvelope(node))
         self._dropped = {pair: at for pair, at in self._dropped.items() if now - at < 60}

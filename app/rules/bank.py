@@ -11,17 +11,70 @@ Choices where the rule sheet is silent (also in docs/protocol.md):
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from app.rules.base import Actor, Dice, Event, RuleError
+from app.rules.base import (
+    NO_SEATING,
+    STRICT,
+    Chance,
+    Connected,
+    Event,
+    RuleError,
+    Seating,
+    Sender,
+    UndoPolicy,
+)
+from app.rules.names import MAX_NAME, clean_name, name_is_free
 
 SAFE_ROLLS = 3
-MAX_NAME = 24
 ROLL_ENTRIES = ("banker", "roller", "virtual")
+MAX_ROUNDS = 100
 Status = Literal["lobby", "playing", "finished"]
+Dice = tuple[int, int]
+
+__all__ = ["MAX_NAME", "BankRules", "BankState", "clean_name", "roll_value"]
+
+
+# -- commands (validated from the wire by app/games/bank.py) -----------------------------
+@dataclass(frozen=True, slots=True)
+class Start:
+    __pydantic_config__: ClassVar[Any] = STRICT
+    type: Literal["start"]
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    __pydantic_config__: ClassVar[Any] = STRICT
+    type: Literal["roll"]
+    dice: list[int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bank:
+    __pydantic_config__: ClassVar[Any] = STRICT
+    type: Literal["bank"]
+    player_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    __pydantic_config__: ClassVar[Any] = STRICT
+    type: Literal["kick"]
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Built by the server for `POST /api/rooms/{code}/players`, never read from a socket."""
+
+    player_id: str
+    name: str
+    type: Literal["join"] = "join"
+
+
+BankCommand = Start | Roll | Bank | Kick | Join
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,21 +138,17 @@ def roll_value(bank: int, roll_number: int, dice: Dice) -> int | None:
     return bank + total
 
 
-def clean_name(raw: str) -> str:
-    """The stored form of a player's name, or RuleError `bad_name`."""
-    name = raw.strip()
-    if not 1 <= len(name) <= MAX_NAME:
-        raise RuleError("bad_name", f"A name is 1 to {MAX_NAME} characters.")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in name):
-        raise RuleError("bad_name", "A name cannot hold control or invisible characters.")
-    return name
-
-
 class BankRules:
     """BANK! behind the `Rules` seam."""
 
     name = "bank"
-    undoable = frozenset({"roll"})
+    creator = "banker"
+    undo = UndoPolicy(
+        roles=frozenset({"banker"}),
+        events=frozenset({"roll"}),
+        nothing_left="There is no roll to take back.",
+        not_allowed="Only the banker can undo.",
+    )
 
     def __init__(self, max_players: int = 50) -> None:
         self.max_players = max_players
@@ -108,7 +157,7 @@ class BankRules:
     def create(self, options: Mapping[str, Any]) -> BankState:
         rounds = options.get("rounds", 20)
         roll_entry = options.get("roll_entry", "banker")
-        if type(rounds) is not int or not 1 <= rounds <= 100:
+        if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
             raise RuleError("bad_rounds", "rounds is a whole number from 1 to 100.")
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is banker, roller or virtual.")
@@ -116,53 +165,55 @@ class BankRules:
 
     # -- decide ------------------------------------------------------------------
     def decide(
-        self, state: BankState, actor: Actor, command: Mapping[str, Any], chance: Dice
+        self, state: BankState, sender: Sender, command: BankCommand, chance: Chance
     ) -> Event:
-        kind = command["type"]
-        if kind == "roll":
-            return self._decide_roll(state, actor, command.get("dice"), chance)
-        if kind == "bank":
-            return self._decide_bank(state, actor, command.get("player_id"))
-        if kind == "start":
-            return self._decide_start(state, actor)
-        if kind == "join":
-            return self._decide_join(state, command["player_id"], command["name"])
-        if kind == "kick":
-            return self._decide_kick(state, actor, command["player_id"])
-        raise RuleError("bad_message", f"Unknown command type {kind!r}.")
+        match command:
+            case Roll(dice=dice):
+                return self._decide_roll(state, sender, dice, chance)
+            case Bank(player_id=player_id):
+                return self._decide_bank(state, sender, player_id)
+            case Start():
+                return self._decide_start(state, sender)
+            case Join(player_id=player_id, name=name):
+                return self._decide_join(state, player_id, name)
+            case Kick(player_id=player_id):
+                return self._decide_kick(state, sender, player_id)
+        raise RuleError("bad_message", f"Unknown command {command!r}.")
 
     def _decide_roll(
-        self, state: BankState, actor: Actor, dice: list[int] | None, chance: Dice
+        self, state: BankState, sender: Sender, dice: list[int] | None, chance: Chance
     ) -> Event:
+        if dice is not None and (len(dice) != 2 or not all(1 <= d <= 6 for d in dice)):
+            raise RuleError("bad_message", "dice: two integers from 1 to 6, e.g. [3, 4].")
         virtual = state.roll_entry == "virtual"
         if dice is None and not virtual:
             raise RuleError("bad_message", "A roll needs its dice, e.g. [3, 4].")
-        if actor.role == "player":
+        if sender.role == "player":
             if state.roll_entry == "banker":
                 raise RuleError("not_allowed", "In this game the banker enters the rolls.")
             if virtual and dice is not None:
                 raise RuleError("not_allowed", "In this game the server rolls the dice.")
-        elif actor.role != "banker":
+        elif sender.role != "banker":
             raise RuleError("not_allowed", "Spectators cannot roll.")
         _require_playing(state)
-        if actor.role == "player":
-            me = state.player(actor.player_id or "")
+        if sender.role == "player":
+            me = state.player(sender.player_id or "")
             if me is not None and me.banked:
                 raise RuleError("already_banked", "You banked this round: you sit it out.")
-            if state.turn != actor.player_id:
+            if state.turn != sender.player_id:
                 raise RuleError("not_your_turn", "It is not your turn to roll.")
-        rolled: Dice = (dice[0], dice[1]) if dice is not None else chance
-        return Event("roll", {"dice": list(rolled), "player_id": state.turn})
+        rolled = list(dice) if dice is not None else list(chance.dice(2))
+        return Event("roll", {"dice": rolled, "player_id": state.turn})
 
-    def _decide_bank(self, state: BankState, actor: Actor, player_id: str | None) -> Event:
-        if actor.role == "banker":
+    def _decide_bank(self, state: BankState, sender: Sender, player_id: str | None) -> Event:
+        if sender.role == "banker":
             if player_id is None:
                 raise RuleError("bad_message", "The banker banks for a player: give player_id.")
             target = player_id
-        elif actor.role == "player" and actor.player_id is not None:
-            if player_id is not None and player_id != actor.player_id:
+        elif sender.role == "player" and sender.player_id is not None:
+            if player_id is not None and player_id != sender.player_id:
                 raise RuleError("not_allowed", "A player banks only for itself.")
-            target = actor.player_id
+            target = sender.player_id
         else:
             raise RuleError("not_allowed", "Spectators cannot bank.")
         player = state.player(target)
@@ -177,8 +228,8 @@ class BankRules:
             raise RuleError("already_banked", f"{player.name} already banked this round.")
         return Event("bank", {"player_id": target, "amount": state.bank})
 
-    def _decide_start(self, state: BankState, actor: Actor) -> Event:
-        if actor.role != "banker":
+    def _decide_start(self, state: BankState, sender: Sender) -> Event:
+        if sender.role != "banker":
             raise RuleError("not_allowed", "Only the banker starts the game.")
         if state.status != "lobby":
             raise RuleError("already_started", "The game has already started.")
@@ -190,15 +241,14 @@ class BankRules:
         name = clean_name(raw_name)
         if state.status != "lobby":
             raise RuleError("not_in_lobby", "The game has started: players join in the lobby.")
-        folded = name.casefold()
-        if any(p.name.casefold() == folded for p in state.players):
+        if not name_is_free(name, [p.name for p in state.players]):
             raise RuleError("name_taken", f"{name!r} is taken in this room.")
         if len(state.players) >= state.max_players:
             raise RuleError("room_full", f"A room seats at most {state.max_players} players.")
         return Event("join", {"player_id": player_id, "name": name})
 
-    def _decide_kick(self, state: BankState, actor: Actor, player_id: str) -> Event:
-        if actor.role != "banker":
+    def _decide_kick(self, state: BankState, sender: Sender, player_id: str) -> Event:
+        if sender.role != "banker":
             raise RuleError("not_allowed", "Only the banker removes players.")
         if state.player(player_id) is None:
             raise RuleError("unknown_player", "No such player in this room.")
@@ -223,8 +273,18 @@ class BankRules:
             return replace(state, status="playing", round=1, turn=state.players[0].id)
         raise ValueError(f"BANK! has no event {event.type!r}")
 
+    def seating(self, event: Event) -> Seating:
+        if event.type == "join":
+            return Seating(seated=(event.data["player_id"],))
+        if event.type == "kick":
+            return Seating(unseated=(event.data["player_id"],))
+        return NO_SEATING
+
+    def finished(self, state: BankState) -> bool:
+        return state.status == "finished"
+
     # -- view ----------------------------------------------------------------------
-    def view(self, state: BankState) -> dict[str, Any]:
+    def view(self, state: BankState, connected: Connected) -> dict[str, Any]:
         winners: list[str] = []
         if state.status == "finished":
             top = max(p.score for p in state.players)
@@ -243,7 +303,13 @@ class BankRules:
             if last is None
             else {"dice": list(last.dice), "by": last.by, "seq": last.seq},
             "players": [
-                {"id": p.id, "name": p.name, "score": p.score, "banked": p.banked}
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "score": p.score,
+                    "banked": p.banked,
+                    "connected": connected(p.id),
+                }
                 for p in state.players
             ],
             "rounds_log": [

@@ -1,19 +1,24 @@
-"""What every game's rules give the room: the seam between the room actor and a game.
+"""What every game's rules give the room: the seam between the room and a game.
 
-A game is decide/evolve over plain data, so the actor can host BANK!, a tournament
-or Bunco alike: `decide` validates a command against the state and names the event
-it causes (or raises `RuleError`); `evolve` applies an event and never fails;
-replaying the events through `evolve` rebuilds the state.
+A game is decide/evolve over plain data, so one room can host BANK!, Bunco or a
+tournament alike: `decide` validates a typed command against the state and names
+the event it causes (or raises `RuleError`); `evolve` applies an event and never
+fails; replaying the events through `evolve` rebuilds the state. Whatever chance
+a command needs (dice, a seating drawn by lot) is drawn through `Chance` inside
+`decide` and written into the event's data, so a replay needs no randomness.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-Role = Literal["banker", "player", "spectator"]
-Dice = tuple[int, int]
+T = TypeVar("T")
+S = TypeVar("S")
+
+PLAYER = "player"
+SPECTATOR = "spectator"
 
 
 class RuleError(Exception):
@@ -26,51 +31,115 @@ class RuleError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Actor:
-    """Who sent a command: the banker, a seated player, or a spectator."""
+class Sender:
+    """Who sent a command: a principal of the game (e.g. "banker"), a player, a spectator."""
 
-    role: Role
+    role: str
     player_id: str | None = None
 
     @property
     def by(self) -> str:
-        """The event log's `by`: the player's id, or "banker"."""
-        return self.player_id if self.role == "player" and self.player_id else self.role
+        """The event log's `by`: the player's id, or the principal's name."""
+        return self.player_id if self.role == PLAYER and self.player_id else self.role
+
+
+class Chance(Protocol):
+    """Randomness on demand: fair in production, seeded in tests."""
+
+    def dice(self, count: int, sides: int = 6) -> tuple[int, ...]: ...
+
+    def shuffle(self, items: Sequence[T]) -> list[T]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """Something a room asks to be done outside itself once its event is committed.
+
+    `id` is unique within the room; an effect is stored with the event that caused it
+    and carried out by the room's owner after the commit, again after a takeover
+    until it is reported done, so every effect handler must be idempotent by `id`.
+    """
+
+    kind: str
+    id: str
+    data: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """What a command did, as the event log stores it (without seq, time and hash)."""
+    """What a command did, as the log stores it (without seq, time and hash).
+
+    `effects` are not logged: they are kept in the room's snapshot until done."""
 
     type: str
     data: Mapping[str, Any]
+    effects: tuple[Effect, ...] = field(default=(), compare=False)
 
 
-S = TypeVar("S")
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """How an event changes who holds a seat (and so whose token opens which seat)."""
+
+    seated: tuple[str, ...] = ()
+    unseated: tuple[str, ...] = ()
+
+
+NO_SEATING = Seating()
+
+
+@dataclass(frozen=True, slots=True)
+class UndoPolicy:
+    """Who may undo, which events an undo takes back, and what to say when none is left."""
+
+    roles: frozenset[str]
+    events: frozenset[str]
+    nothing_left: str
+    not_allowed: str
+
+
+Connected = Callable[[str], bool]
+STRICT: Any = {"strict": True, "extra": "ignore"}  # how a game's schema reads its commands
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Every game's undo: the room takes back the latest event of `UndoPolicy.events`."""
+
+    __pydantic_config__: ClassVar[Any] = STRICT
+    type: Literal["undo"]
 
 
 class Rules(Protocol[S]):
-    """One game's rules, pure: no I/O, no clock, no randomness (dice come in as data)."""
+    """One game's rules, pure: no I/O, no clock, and chance only through `Chance`."""
 
     name: str
-    undoable: frozenset[str]
+    creator: str  # the principal whose token `POST` returns: "banker", "organiser"
+    undo: UndoPolicy
 
     def create(self, options: Mapping[str, Any]) -> S:
-        """The state right after the room's `create` event."""
+        """The state right after the room's `create` event; RuleError on bad options."""
         ...
 
-    def decide(self, state: S, actor: Actor, command: Mapping[str, Any], chance: Dice) -> Event:
-        """Validate `command` in protocol error order; `chance` are fair dice if it needs them."""
+    def decide(self, state: S, sender: Sender, command: Any, chance: Chance) -> Event:
+        """Validate a command (typed by the game's schema) in protocol error order."""
         ...
 
     def evolve(self, state: S, event: Event, seq: int) -> S:
         """Apply an event decided earlier (or read from the log)."""
         ...
 
-    def view(self, state: S) -> dict[str, Any]:
-        """The state as clients see it, without `code`, `seq` and presence."""
+    def seating(self, event: Event) -> Seating:
+        """Whose seat `event` opens or closes (join, kick…)."""
+        ...
+
+    def view(self, state: S, connected: Connected) -> dict[str, Any]:
+        """The state as clients see it, without `code` and `seq`."""
         ...
 
     def player_ids(self, state: S) -> list[str]:
         """Seated players, in seating order (for presence)."""
+        ...
+
+    def finished(self, state: S) -> bool:
+        """The game is over: the room is kept only for its retention time."""
         ...

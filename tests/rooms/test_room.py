@@ -16,6 +16,7 @@ from app.rooms.eventlog import GENESIS, chain, verify
 from app.rooms.room import Outcome, Room
 from app.rooms.timeline import Timeline
 from app.rules.bank import BankRules
+from tests.bank_support import BANK, decide, handle, view  # noqa: F401
 
 NOW = 1_700_000_000_000
 BANKER_HASH = "b" * 64
@@ -40,9 +41,9 @@ class Harness:
         self.now = NOW
         self.room, entry = Room.create(
             "K7QF",
-            self.rules,
+            BANK,
             {"rounds": rounds, "roll_entry": roll_entry},
-            BANKER_HASH,
+            [BANKER_HASH],
             self.now,
             dedupe_limit,
         )
@@ -54,7 +55,7 @@ class Harness:
     # -- sending ---------------------------------------------------------------------
     def send(self, envelope: dict[str, Any], chance: tuple[int, int] = (1, 2)) -> Outcome:
         self.now += 7
-        outcome = self.room.handle(envelope, self.now, chance)
+        outcome = handle(self.room, envelope, self.now, chance)
         self.entries.extend(outcome.entries)
         return outcome
 
@@ -118,7 +119,7 @@ class Harness:
         """A fresh Room from the persisted snapshot and log (both through JSON bytes)."""
         snapshot = orjson.loads(self.room.snapshot())
         entries = [orjson.loads(orjson.dumps(e)) for e in self.entries]
-        return Room.restore(self.rules, snapshot, entries, self.dedupe_limit)
+        return Room.restore(BANK, snapshot, entries, self.dedupe_limit)
 
 
 def reply(outcome: Outcome) -> dict[str, Any]:
@@ -153,7 +154,7 @@ def test_bad_options_are_refused_at_create() -> None:
     from app.rules.base import RuleError
 
     with pytest.raises(RuleError) as info:
-        Room.create("K7QF", BankRules(), {"rounds": 0}, BANKER_HASH, NOW, 8)
+        Room.create("K7QF", BANK, {"rounds": 0}, [BANKER_HASH], NOW, 8)
     assert info.value.code == "bad_rounds"
 
 
@@ -500,7 +501,8 @@ def test_retries_are_still_recognised_after_a_restore() -> None:
     h = playing()
     first = reply(h.roll(2, 3, cid="r1"))
     room = h.restored()
-    again = room.handle(
+    again = handle(
+        room,
         {
             "k": "cmd",
             "role": "banker",
@@ -786,7 +788,7 @@ def _future(room: Room) -> list[Outcome]:
     ]
     outcomes = []
     for i, envelope in enumerate(envelopes):
-        outcomes.append(room.handle(envelope, NOW + 50_000 + i, (2, 2)))
+        outcomes.append(handle(room, envelope, NOW + 50_000 + i, (2, 2)))
     return outcomes
 
 

@@ -22,7 +22,9 @@ from app.rooms.eventlog import GENESIS, chain, verify
 from app.rooms.room import Room
 from app.rooms.timeline import Timeline
 from app.rules.bank import BankRules, BankState
-from app.rules.base import Actor, RuleError
+from app.rules.base import RuleError
+from app.rules.base import Sender as Actor
+from tests.bank_support import BANK, decide, handle, view  # noqa: F401
 
 NOW = 1_700_000_000_000
 PIDS = ("p0", "p1", "p2", "p3")
@@ -110,9 +112,9 @@ def envelope_for(act: tuple[Any, ...], players: int) -> dict[str, Any]:
 def play(game: dict[str, Any]) -> Played:
     room, first = Room.create(
         "PROP",
-        RULES,
+        BANK,
         {"rounds": game["rounds"], "roll_entry": game["roll_entry"]},
-        "banker-hash",
+        ["banker-hash"],
         NOW,
         64,
     )
@@ -121,7 +123,8 @@ def play(game: dict[str, Any]) -> Played:
     for i in range(game["players"]):
         pid = PIDS[i]
         now += 1
-        out = room.handle(
+        out = handle(
+            room,
             {
                 "k": "cmd",
                 "role": "player",
@@ -135,14 +138,14 @@ def play(game: dict[str, Any]) -> Played:
         entries.extend(out.entries)
     now += 1
     start = {"k": "cmd", "role": "banker", "pid": None, "cmd": {"type": "start"}}
-    entries.extend(room.handle(start, now, (1, 1)).entries)
+    entries.extend(handle(room, start, now, (1, 1)).entries)
     states_by_seq = {room.seq: room.timeline.state}
     steps = []
     for act in game["actions"]:
         now += 1
         before, view_before, snap_before = room.timeline.state, room.view, room.snapshot()
         chance = act[1]
-        out = room.handle(envelope_for(act, game["players"]), now, chance)
+        out = handle(room, envelope_for(act, game["players"]), now, chance)
         assert out.reply is not None
         entries.extend(out.entries)
         states_by_seq[room.seq] = room.timeline.state
@@ -302,8 +305,8 @@ def test_replaying_the_event_log_gives_the_same_state_and_view(game: dict[str, A
             assert replayed.state == played.states_by_seq[seq]
     replayed = Timeline.replay(RULES, stored)
     assert replayed.state == played.room.timeline.state
-    assert RULES.view(replayed.state) == RULES.view(played.room.timeline.state)
-    restored = Room.restore(RULES, orjson.loads(played.room.snapshot()), stored, 64)
+    assert view(RULES, replayed.state) == view(RULES, played.room.timeline.state)
+    restored = Room.restore(BANK, orjson.loads(played.room.snapshot()), stored, 64)
     assert restored.view == played.room.view
     assert restored.snapshot() == played.room.snapshot()
 
@@ -335,7 +338,8 @@ def test_an_undo_right_after_a_roll_restores_the_state_before_it(
     if room.view["status"] != "playing":
         return
     before, view = room.timeline.state, without_seq(room.view)
-    out = room.handle(
+    out = handle(
+        room,
         {"k": "cmd", "role": "banker", "pid": None, "cmd": {"type": "roll", "dice": list(roll)}},
         NOW * 2,
         (1, 1),
@@ -343,11 +347,17 @@ def test_an_undo_right_after_a_roll_restores_the_state_before_it(
     assert out.entries
     if then_bank and room.view["status"] == "playing" and room.timeline.state.roll_count:
         pid = next(p.id for p in room.timeline.state.players if not p.banked)
-        room.handle(
-            {"k": "cmd", "role": "player", "pid": pid, "cmd": {"type": "bank"}}, NOW * 2 + 1, (1, 1)
+        handle(
+            room,
+            {"k": "cmd", "role": "player", "pid": pid, "cmd": {"type": "bank"}},
+            NOW * 2 + 1,
+            (1, 1),
         )
-    out = room.handle(
-        {"k": "cmd", "role": "banker", "pid": None, "cmd": {"type": "undo"}}, NOW * 2 + 2, (1, 1)
+    out = handle(
+        room,
+        {"k": "cmd", "role": "banker", "pid": None, "cmd": {"type": "undo"}},
+        NOW * 2 + 2,
+        (1, 1),
     )
     assert out.entries[0]["type"] == "undo"
     assert room.timeline.state == before
@@ -367,7 +377,7 @@ def test_timeline_undo_equals_replay_without_the_undone_roll(
     def apply(actor: Actor, command: dict[str, Any], chance: tuple[int, int] = (1, 1)) -> bool:
         nonlocal seq
         try:
-            event = rules.decide(timeline.state, actor, command, chance)
+            event = decide(rules, timeline.state, actor, command, chance)
         except RuleError:
             return False
         seq += 1

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from app.rooms.timeline import Timeline
-from app.rules.bank import BankRules, BankState, roll_value
-from app.rules.base import Actor, Dice, Event, RuleError
+from app.rules.bank import BankRules, BankState, Dice, roll_value
+from app.rules.base import Event, RuleError
+from app.rules.base import Sender as Actor
+from tests.bank_support import BANK, decide, handle, view  # noqa: F401
 
 BANKER = Actor("banker")
 SPECTATOR = Actor("spectator")
@@ -49,7 +51,7 @@ class Table:
 
     @property
     def view(self) -> dict[str, Any]:
-        return self.rules.view(self.state)
+        return view(self.rules, self.state)
 
     def score(self, player_id: str) -> int:
         player = self.state.player(player_id)
@@ -66,7 +68,7 @@ class Table:
 
     # -- acting --------------------------------------------------------------------
     def apply(self, actor: Actor, command: Mapping[str, Any], chance: Dice = (1, 2)) -> Event:
-        event = self.rules.decide(self.state, actor, command, chance)
+        event = decide(self.rules, self.state, actor, command, chance)
         self.seq += 1
         self.timeline.apply(event, self.seq)
         return event
@@ -105,7 +107,7 @@ class Table:
         """The error code of a refused command; the state is untouched."""
         before, view_before = self.state, self.view
         with pytest.raises(RuleError) as info:
-            self.rules.decide(self.state, actor, command, chance)
+            decide(self.rules, self.state, actor, command, chance)
         assert self.state == before
         assert self.view == view_before
         assert info.value.message

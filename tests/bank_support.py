@@ -1,0 +1,69 @@
+"""Driving BANK's pure rules and its `Room` from tests with plain dicts and fixed dice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+import orjson
+
+from app.config import Settings
+from app.games import BadCommand, Game
+from app.games.bank import make_game
+from app.rooms import envelope as envelopes
+from app.rooms.room import Outcome, Room
+from app.rules.bank import Join
+from app.rules.base import Event, RuleError, Rules, Sender
+
+T = TypeVar("T")
+BANK: Game = make_game(Settings())
+
+
+class DiceChance:
+    """A `Chance` that rolls the given dice (again and again) and shuffles nothing."""
+
+    def __init__(self, *dice: int) -> None:
+        self._dice = dice or (1, 2)
+        self._at = 0
+
+    def dice(self, count: int, sides: int = 6) -> tuple[int, ...]:
+        drawn = tuple(self._dice[(self._at + i) % len(self._dice)] for i in range(count))
+        self._at += count
+        return drawn
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        return list(items)
+
+
+def command(data: Mapping[str, Any], game: Game = BANK) -> Any:
+    """A command dict typed as the room types it (RuleError bad_message if it is not one)."""
+    if data.get("type") == "join":  # built by the server, whatever the name holds
+        return Join(data["player_id"], data["name"])
+    try:
+        return game.internal(orjson.dumps(data))
+    except BadCommand as bad:
+        raise RuleError("bad_message", bad.message) from None
+
+
+def decide(
+    rules: Rules[Any],
+    state: Any,
+    sender: Sender,
+    data: Mapping[str, Any],
+    dice: Sequence[int] = (1, 2),
+) -> Event:
+    return rules.decide(state, sender, command(data), DiceChance(*dice))
+
+
+def view(rules: Rules[Any], state: Any) -> dict[str, Any]:
+    """The view as a spectator sees it with nobody connected."""
+    return rules.view(state, lambda _: False)
+
+
+def handle(room: Room, envelope: Mapping[str, Any], now: int, dice: Sequence[int]) -> Outcome:
+    """Hand `room` an envelope written as a dict (its `cmd` a dict too)."""
+    data = dict(envelope)
+    if isinstance(data.get("cmd"), Mapping):
+        data["cmd"] = orjson.dumps(data["cmd"]).decode()
+    data.setdefault("id", None) if data.get("k") == "cmd" else None
+    return room.handle(envelopes.decode(orjson.dumps(data)), now, DiceChance(*dice))
