@@ -141,9 +141,7 @@ class Hub:
             target.set_result(payload)
 
     # -- a command whose answer an HTTP request waits for ----------------------------------
-    async def request(
-        self, code: str, envelope: CommandEnvelope, timeout: float
-    ) -> dict[str, Any]:
+    async def request(self, code: str, envelope: CommandEnvelope, timeout: float) -> dict[str, Any]:
         """Submit and wait for the answer; TimeoutError when the room's owner is silent."""
         key = "r:" + secrets.token_hex(8)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()

@@ -92,4 +92,3 @@ class Spawner:
 
 def _join(seat: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "join", "player_id": seat["player_id"], "name": seat["name"]}
-

@@ -16,7 +16,7 @@ from app.rooms.eventlog import GENESIS, chain, verify
 from app.rooms.room import Outcome, Room
 from app.rooms.timeline import Timeline
 from app.rules.bank import BankRules
-from tests.bank_support import BANK, decide, handle, view  # noqa: F401
+from tests.bank_support import BANK, handle
 
 NOW = 1_700_000_000_000
 BANKER_HASH = "b" * 64

@@ -24,7 +24,7 @@ from app.rooms.timeline import Timeline
 from app.rules.bank import BankRules, BankState
 from app.rules.base import RuleError
 from app.rules.base import Sender as Actor
-from tests.bank_support import BANK, decide, handle, view  # noqa: F401
+from tests.bank_support import BANK, decide, handle, view
 
 NOW = 1_700_000_000_000
 PIDS = ("p0", "p1", "p2", "p3")

@@ -16,7 +16,7 @@ from app.rooms.timeline import Timeline
 from app.rules.bank import BankRules, BankState, Dice, roll_value
 from app.rules.base import Event, RuleError
 from app.rules.base import Sender as Actor
-from tests.bank_support import BANK, decide, handle, view  # noqa: F401
+from tests.bank_support import decide, view
 
 BANKER = Actor("banker")
 SPECTATOR = Actor("spectator")
