@@ -12,8 +12,9 @@ from typing import Any
 import pydantic
 import pytest
 
-from app.rules.base import Event, RuleError, Seating, Sender
+from app.rules.base import Event, RuleError, Rules, Seating, Sender
 from app.rules.bunco import BuncoRules, Join, Kick, Ring, Roll, Start
+from app.rules.bunco_state import BuncoState
 from tests.rules.chance import Driver, ScriptedChance, SeededChance
 
 BANKER = Sender("banker")
@@ -502,17 +503,24 @@ def test_a_kick_in_the_lobby_removes_the_player_and_frees_its_seat() -> None:
     assert driver.rules.player_ids(driver.state) == ["p1", "p3"]
 
 
+def test_bunco_rules_fill_the_game_seam() -> None:
+    rules: Rules[BuncoState] = BuncoRules()
+    assert (rules.name, rules.creator) == ("bunco", "banker")
+    assert rules.undo.events == {"roll"} and rules.undo.nothing_left == "nothing_to_undo"
+
+
 def test_create_takes_defaults_and_refuses_bad_options() -> None:
     rules = BuncoRules()
     view = rules.view(rules.create({"game": "bunco"}), lambda pid: False)
     assert (view["sets"], view["roll_entry"]) == (1, "virtual")
-    for options, code in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"sets": 0}, "bad_sets"),
         ({"sets": 11}, "bad_sets"),
         ({"sets": True}, "bad_sets"),
         ({"sets": "2"}, "bad_sets"),
         ({"roll_entry": "dealer"}, "bad_roll_entry"),
-    ]:
+    ]
+    for options, code in cases:
         with pytest.raises(RuleError) as refused:
             rules.create(options)
         assert refused.value.code == code
