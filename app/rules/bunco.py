@@ -182,7 +182,7 @@ def _decide_roll(state: BuncoState, sender: Sender, roll: Roll, chance: Chance) 
     if index is not None and not 0 <= index < len(state.tables):
         raise RuleError("unknown_table", f"There is no table {index}.")
     if state.phase not in ("playing", "rolloff"):
-        raise RuleError("round_over", "No round is live: wait for the bell.")
+        raise RuleError("round_over", "No round is live: the bell has rung, or the night is over.")
     if state.phase == "rolloff" and index is not None and not state.tables[index].rolloff:
         raise RuleError("round_over", "The bell has rung: only tables in a roll-off roll.")
     if index is None or (sender.role == PLAYER and state.tables[index].roller != sender.player_id):

@@ -28,15 +28,8 @@ from app.rules.bunco_state import (
 def rolled(table: Table, dice: Dice3, target: int, seq: int) -> Table:
     """The table after its roller's roll: a roll scoring 0 passes the dice to seat + 1."""
     points = roll_points(dice, target)
-    team = team_of(table.roller_seat)
-    scores = (
-        (table.scores[0] + points, table.scores[1])
-        if team == 0
-        else (
-            table.scores[0],
-            table.scores[1] + points,
-        )
-    )
+    gained = (points, 0) if team_of(table.roller_seat) == 0 else (0, points)
+    scores = (table.scores[0] + gained[0], table.scores[1] + gained[1])
     after = replace(table, scores=scores, last_roll=LastRoll(dice, table.roller, points, seq))
     if points > 0:
         return after
