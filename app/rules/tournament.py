@@ -12,6 +12,9 @@ Choices where the contract is silent (also for docs/protocol.md):
 - A `table` report for a table that is not of the game in play, or once its game is
   scored, is refused with `stale_table` (only the system sends it).
 - Table codes of one `next` are distinct; the machinery handles clashes with live rooms.
+- A result's `rerolls` lists each group once all its players rolled, in that order.
+- A player's reroll without dice in `banker` or `roller` mode is a `bad_message` (as a
+  BANK roll is); with dice in `virtual` mode, or in `banker` mode, it is `not_allowed`.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from app.rules.base import (
     Sender,
     UndoPolicy,
 )
-from app.rules.names import clean_name
+from app.rules.names import clean_name, name_taken
 from app.rules.tournament_state import Player, Result, Status, Table, TournamentState
 from app.rules.tournament_view import tournament_view
 
@@ -154,8 +157,7 @@ class TournamentRules:
         name = clean_name(command.name)
         if state.status not in ("lobby", "between"):
             raise RuleError("not_in_lobby", "Players join in the lobby or between games.")
-        folded = name.casefold()
-        if any(p.name.casefold() == folded for p in state.players):
+        if name_taken(name, (p.name for p in state.players)):
             raise RuleError("name_taken", f"{name!r} is taken in this tournament.")
         if len(state.players) >= state.max_players:
             raise RuleError("room_full", f"A tournament seats at most {state.max_players}.")

@@ -10,6 +10,7 @@ import pydantic
 import pytest
 
 from app.rules.base import Effect, Event, RuleError, Seating, Sender
+from app.rules.names import clean_name
 from app.rules.tournament import (
     Join,
     Kick,
@@ -185,6 +186,13 @@ def test_a_name_is_trimmed_and_checked() -> None:
     tourney.refuse(player("x"), Join("join", "x", "x" * 25), "bad_name")
     tourney.refuse(player("x"), Join("join", "x", "An\u200bn"), "bad_name")
     tourney.refuse(player("x"), Join("join", "x", "ANN"), "name_taken")
+
+
+def test_a_game_may_ask_for_shorter_names() -> None:
+    assert clean_name(" Ann ", max_len=3) == "Ann"
+    with pytest.raises(RuleError) as refused:
+        clean_name("Anna", max_len=3)
+    assert refused.value.code == "bad_name"
 
 
 def test_joins_are_refused_while_a_game_is_played_and_welcome_between_games() -> None:
