@@ -26,7 +26,7 @@ from app.rules.base import (
     Sender,
     UndoPolicy,
 )
-from app.rules.names import MAX_NAME, clean_name, name_is_free
+from app.rules.names import MAX_NAME, clean_name, name_taken
 
 SAFE_ROLLS = 3
 ROLL_ENTRIES = ("banker", "roller", "virtual")
@@ -241,7 +241,7 @@ class BankRules:
         name = clean_name(raw_name)
         if state.status != "lobby":
             raise RuleError("not_in_lobby", "The game has started: players join in the lobby.")
-        if not name_is_free(name, [p.name for p in state.players]):
+        if name_taken(name, [p.name for p in state.players]):
             raise RuleError("name_taken", f"{name!r} is taken in this room.")
         if len(state.players) >= state.max_players:
             raise RuleError("room_full", f"A room seats at most {state.max_players} players.")
