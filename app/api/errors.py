@@ -18,6 +18,7 @@ STATUS = {
     "bad_roll_entry": 422,
     "unknown_game": 422,
     "unknown_room": 404,
+    "unknown_tournament": 404,
     "name_taken": 409,
     "not_in_lobby": 409,
     "room_full": 409,

@@ -42,33 +42,68 @@ async def create_room(
 ) -> RoomCreated:
     """Create a game (`game`: one of this server's, default "bank", and that game's
     options); the caller becomes its banker (keep `banker_token` secret)."""
-    services = services_of(request)
-    body = body or {}
-    game = services.games.get(str(body.get("game", "bank")))
-    if game is None:
-        hosted = ", ".join(services.games.names)
-        raise ApiError("bad_request", f"game: this server hosts {hosted}.", 422)
-    try:
-        options = game.create_options(body)
-    except ValidationError as error:
-        raise RequestValidationError(error.errors(include_url=False)) from None
-    token = new_token()
-    state = await services.registry.create(game, options, [hash_token(token)])
+    token, state = await create_game(services_of(request), body or {}, "rooms", "bank")
     return RoomCreated(code=state["code"], banker_token=token, state=state)
 
 
 @router.post("/rooms/{code}/players", status_code=201, response_model=PlayerJoined)
 async def join_room(code: str, body: JoinRoom, request: Request) -> PlayerJoined:
     """Take a seat while the room is in the lobby (the banker adds phoneless players here too)."""
-    services = services_of(request)
-    code = code.upper()
-    snapshot = await services.registry.snapshot(code)
+    return await seat_player(services_of(request), code, body.name, "rooms")
+
+
+@router.get("/rooms/{code}", response_model=RoomState)
+async def room_state(code: str, request: Request) -> RoomState:
+    """What a spectator sees."""
+    snapshot = await stored(services_of(request), code, "rooms")
+    return RoomState(state=snapshot["state"])
+
+
+@router.get("/rooms/{code}/log", response_model=RoomLog)
+async def room_log(code: str, request: Request) -> RoomLog:
+    """Every room event, hash-chained (see docs/protocol.md to verify it)."""
+    return RoomLog(events=await stored_log(services_of(request), code, "rooms"))
+
+
+# -- what the routes of every collection (rooms, tournaments) share --------------------------
+async def create_game(
+    services: Services, body: dict[str, Any], collection: str, default: str
+) -> tuple[str, dict[str, Any]]:
+    """A new room of the body's `game`; its creator's token and its first state."""
+    game = services.games.get(str(body.get("game", default)))
+    if game is None or game.collection != collection:
+        hosted = ", ".join(g.name for g in services.games if g.collection == collection)
+        raise ApiError("bad_request", f"game: this server hosts {hosted} here.", 422)
+    try:
+        options = game.create_options(body)
+    except ValidationError as error:
+        raise RequestValidationError(error.errors(include_url=False)) from None
+    token = new_token()
+    state = await services.registry.create(game, options, [hash_token(token)])
+    return token, state
+
+
+async def stored(services: Services, code: str, collection: str) -> dict[str, Any]:
+    """The room's snapshot, or 404 when there is none of this collection."""
+    snapshot = await services.registry.snapshot(code.upper())
     game = services.games.get(snapshot["game"]) if snapshot else None
-    if game is None:
-        raise ApiError("unknown_room", "No such room.")
+    if snapshot is None or game is None or game.collection != collection:
+        raise ApiError(f"unknown_{collection[:-1]}", f"No such {collection[:-1]}.", 404)
+    return snapshot
+
+
+async def stored_log(services: Services, code: str, collection: str) -> list[dict[str, Any]]:
+    await stored(services, code, collection)
+    return await services.registry.log_entries(code.upper()) or []
+
+
+async def seat_player(services: Services, code: str, name: str, collection: str) -> PlayerJoined:
+    """A `join` through the room's single order; its answer decides."""
+    code = code.upper()
+    game = services.games[(await stored(services, code, collection))["game"]]
     token, player_id = new_token(), new_player_id()
     try:
-        join = game.server_command({"type": "join", "player_id": player_id, "name": body.name})
+        join = game.server_command({"type": "join", "player_id": player_id, "name": name})
     except BadCommand:  # the JSON of the name itself is broken (a lone surrogate)
         raise ApiError("bad_name", "A name cannot hold invalid Unicode.") from None
     envelope = CommandEnvelope(role=PLAYER, pid=player_id, id=None, cmd=join, th=hash_token(token))
@@ -81,24 +116,6 @@ async def join_room(code: str, body: JoinRoom, request: Request) -> PlayerJoined
     snapshot = await services.registry.snapshot(code)
     state = snapshot["state"] if snapshot else {}
     return PlayerJoined(player_id=player_id, token=token, state=state)
-
-
-@router.get("/rooms/{code}", response_model=RoomState)
-async def room_state(code: str, request: Request) -> RoomState:
-    """What a spectator sees."""
-    snapshot = await services_of(request).registry.snapshot(code.upper())
-    if snapshot is None:
-        raise ApiError("unknown_room", "No such room.")
-    return RoomState(state=snapshot["state"])
-
-
-@router.get("/rooms/{code}/log", response_model=RoomLog)
-async def room_log(code: str, request: Request) -> RoomLog:
-    """Every room event, hash-chained (see docs/protocol.md to verify it)."""
-    events = await services_of(request).registry.log_entries(code.upper())
-    if events is None:
-        raise ApiError("unknown_room", "No such room.")
-    return RoomLog(events=events)
 
 
 health = APIRouter(include_in_schema=True)

@@ -35,11 +35,14 @@ def identify(snapshot: dict[str, Any], token: str | None) -> Sender | None:
     principal = snapshot["tokens"].get(hash_token(token))
     if principal is None:
         return None
-    return Sender(principal) if principal == snapshot["creator"] else Sender(PLAYER, principal)
+    if principal in (snapshot["creator"], SPECTATOR):  # a spectator's: another table's player
+        return Sender(principal)
+    return Sender(PLAYER, principal)
 
 
-@router.websocket("/ws/rooms/{code}")
-async def room_socket(websocket: WebSocket, code: str) -> None:
+@router.websocket("/ws/{collection}/{code}")
+async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
+    """`/ws/rooms/{code}` and `/ws/tournaments/{code}`: one endpoint for every game."""
     services: Services = websocket.app.state.services
     settings = services.settings
     code = code.upper()
@@ -53,7 +56,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(CLOSE_TRY_LATER, "The game store is unreachable; retrying helps.")
         return
     game = services.games.get(snapshot["game"]) if snapshot is not None else None
-    if snapshot is None or game is None:
+    if snapshot is None or game is None or game.collection != collection:
         await websocket.close(CLOSE_UNKNOWN_ROOM, "No such room.")
         return
     identity = identify(snapshot, websocket.query_params.get("token"))

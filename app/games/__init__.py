@@ -49,6 +49,8 @@ class Game:
     options: type[BaseModel]  # the `POST /api/rooms` body, its `game` field included
     commands: tuple[type[Any], ...]  # what sockets may send (`undo` is every game's)
     server_commands: tuple[type[Any], ...] = ()  # what only the server sends (a join)
+    server_options: type[BaseModel] | None = None  # options only the server may give
+    collection: str = "rooms"  # its URLs: /api/<collection>/{code}, /ws/<collection>/{code}
     _socket: TypeAdapter[Any] = field(init=False, repr=False)
     _inbox: TypeAdapter[Any] = field(init=False, repr=False)
     tags: frozenset[str] = field(init=False)
@@ -73,9 +75,12 @@ class Game:
         self.internal(text)
         return text
 
-    def create_options(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """The create event's options (without `game`); pydantic's ValidationError if bad."""
-        return self.options.model_validate(dict(body)).model_dump(exclude={"game"})
+    def create_options(self, body: Mapping[str, Any], server: bool = False) -> dict[str, Any]:
+        """The create event's options (without `game`); pydantic's ValidationError if bad.
+
+        `server`: a room the server creates (an effect) may take `server_options`."""
+        model = (self.server_options if server else None) or self.options
+        return model.model_validate(dict(body)).model_dump(exclude={"game"}, exclude_none=True)
 
     def _read(self, adapter: TypeAdapter[Any], text: str | bytes) -> Any:
         try:

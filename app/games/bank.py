@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
 from app.games import Game
-from app.rules.bank import MAX_ROUNDS, Bank, BankRules, Join, Kick, Roll, Start
+from app.rules.bank import MAX_ROUNDS, Bank, BankRules, Join, Kick, Lock, Roll, Start
 
 
 class CreateBank(BaseModel):
@@ -18,12 +18,26 @@ class CreateBank(BaseModel):
     roll_entry: Literal["banker", "roller", "virtual"] = "banker"
 
 
+class TableLink(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    game: Annotated[int, Field(ge=1)]
+    table: Annotated[int, Field(ge=1)]
+
+
+class CreateTable(CreateBank):
+    """A tournament's table room: created by the server only (a `create_room` effect)."""
+
+    parent: str
+    tournament: TableLink
+
+
 def make_game(settings: Settings) -> Game:
     return Game(
         name="bank",
         title="BANK!",
         rules=BankRules(settings.max_players),
         options=CreateBank,
+        server_options=CreateTable,
         commands=(Start, Roll, Bank, Kick),
-        server_commands=(Join,),
+        server_commands=(Join, Lock),
     )

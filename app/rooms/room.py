@@ -26,7 +26,7 @@ from app.rooms.envelope import (
     PresenceEnvelope,
 )
 from app.rooms.eventlog import GENESIS, make_entry
-from app.rooms.timeline import Timeline
+from app.rooms.timeline import Barred, Timeline
 from app.rules.base import Chance, Effect, Event, RuleError, Rules, Sender, Undo
 
 
@@ -57,6 +57,7 @@ class Room:
         updated_at: int,
         dedupe_limit: int,
         origin: str | None = None,
+        parent: str | None = None,
     ) -> None:
         self.code = code
         self.game = game
@@ -69,6 +70,8 @@ class Room:
         self.presence = presence
         self.effects = effects  # not yet carried out, by id (kept in the snapshot)
         self.origin = origin  # the effect that created this room, if one did
+        self.parent = parent  # the room that created it, which hears its reports
+        self._reported = self.rules.report(timeline.state) if parent else None
         self.created_at = created_at
         self.updated_at = updated_at
         self.dedupe_limit = dedupe_limit
@@ -88,6 +91,7 @@ class Room:
         now: int,
         dedupe_limit: int,
         origin: str | None = None,
+        parent: str | None = None,
     ) -> tuple[Room, dict[str, Any]]:
         """A new room and its `create` entry (seq 1); raises RuleError on bad options.
 
@@ -109,6 +113,7 @@ class Room:
             updated_at=now,
             dedupe_limit=dedupe_limit,
             origin=origin,
+            parent=parent,
         )
         return room, entry
 
@@ -139,6 +144,7 @@ class Room:
             updated_at=snapshot["updated_at"],
             dedupe_limit=dedupe_limit,
             origin=snapshot.get("origin"),
+            parent=snapshot.get("parent"),
         )
 
     def snapshot(self) -> bytes:
@@ -157,6 +163,7 @@ class Room:
                     {"kind": e.kind, "id": e.id, "data": e.data} for e in self.effects.values()
                 ],
                 "origin": self.origin,
+                "parent": self.parent,
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,
                 "state": orjson.Fragment(self._view_json),  # encoded once, in _render
@@ -226,7 +233,7 @@ class Room:
         for player_id in seating.unseated:
             self._forget(player_id)
             outcome.frames.append(Frame("kick", seq, player_id))
-        for effect in event.effects:
+        for effect in (*event.effects, *self._report()):
             stored = Effect(effect.kind, f"{self.code}.{seq}.{effect.id}", effect.data)
             self.effects[stored.id] = stored
             outcome.effects.append(stored)
@@ -246,10 +253,24 @@ class Room:
         policy = self.rules.undo
         if sender.role not in policy.roles:
             raise RuleError("not_allowed", policy.not_allowed)
-        undone = self.timeline.last_undoable()
+        try:
+            undone = self.timeline.last_undoable()
+        except Barred:
+            raise RuleError(*policy.barred) from None
         if undone is None:
             raise RuleError("nothing_to_undo", policy.nothing_left)
         return Event("undo", {"undone_seq": undone})
+
+    def _report(self) -> tuple[Effect, ...]:
+        """Tell the parent room when what it hears of this room changed (undo too)."""
+        if self.parent is None:
+            return ()
+        report = self.rules.report(self.timeline.state)
+        if report is None or report == self._reported:
+            return ()
+        self._reported = report
+        command = {"type": "report", "code": self.code, **report}
+        return (Effect("tell", "report", {"code": self.parent, "command": command}),)
 
     def _remember(self, principal: str, command_id: str) -> None:
         ids = self.accepted.setdefault(principal, OrderedDict())

@@ -1,9 +1,12 @@
 """The effects rooms ask of each other: create a room with players seated, tell a room.
 
 `create_room` data: {"game", "options", "seats": [{"player_id", "name"}], "code"?}.
-The new room's creator is the source room's creator (its tokens open the new room
-the same way), each seat opens for the tokens that opened it in the source room, and
-the source room is then told the new room's code with the server command
+The new room is the source room's child (`parent`: it reports to it, and its game
+may take the server's own options, e.g. a tournament table's). Its creator is the
+source room's creator (their tokens open it the same way); each seat opens for the
+token that opened it in the source room, and the source's other players' tokens
+open it as a spectator's. The source room is then told the new room's code with the
+server command
 `{"type": "spawned", "effect": <the rules' effect id>, "code": ...}` (games that
 spawn rooms accept it). Every step is idempotent by the effect's id: the codes tried
 are derived from it and the room remembers it as its `origin`, the seats are joins
@@ -24,9 +27,7 @@ from typing import Any
 from app.rooms.effects import Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import CODE_ALPHABET, CODE_LENGTH, RoomRegistry, UnknownRoom
-from app.rules.base import PLAYER, Effect
-
-SYSTEM = "system"
+from app.rules.base import SPECTATOR, SYSTEM, Effect
 
 
 def codes_for(effect_id: str, wish: str | None = None) -> Iterator[str]:
@@ -55,19 +56,27 @@ class Spawner:
         source_snapshot = await self.registry.snapshot(source.code)
         creator = source_snapshot["creator"] if source_snapshot else ""
         creator_hashes = [h for h, principal in source.tokens.items() if principal == creator]
+        seats = data.get("seats", [])
+        seated = {seat["player_id"] for seat in seats}
+        onlookers = {
+            h: SPECTATOR for h, p in source.tokens.items() if p != creator and p not in seated
+        }
+        body = {"game": game.name, **data.get("options", {}), "parent": source.code}
         state = await self.registry.create(
             game,
-            game.create_options({"game": game.name, **data.get("options", {})}),
+            game.create_options(body, server=True),
             creator_hashes,
             codes=codes_for(effect.id, data.get("code")),
             origin=effect.id,
+            parent=source.code,
+            onlookers=onlookers,
         )
         code = state["code"]
-        for seat in data.get("seats", []):
+        for seat in seats:
             player_id = seat["player_id"]
             token_hash = next((h for h, p in source.tokens.items() if p == player_id), None)
             join = CommandEnvelope(
-                role=PLAYER,
+                role=SYSTEM,
                 pid=player_id,
                 id=f"{effect.id}/seat",
                 cmd=game.server_command(_join(seat)),

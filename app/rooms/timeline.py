@@ -15,6 +15,10 @@ from app.rules.base import Event, Rules
 S = TypeVar("S")
 
 
+class Barred(Exception):
+    """An undo would reach back past one of the policy's barriers."""
+
+
 class Timeline(Generic[S]):
     def __init__(self, rules: Rules[S], options: Mapping[str, Any]) -> None:
         self.rules = rules
@@ -27,9 +31,14 @@ class Timeline(Generic[S]):
         self.effective.append((seq, event))
 
     def last_undoable(self) -> int | None:
-        """The seq of the latest event that undo would take back."""
+        """The seq of the latest event that undo would take back (None: there is none).
+
+        Raises `Barred` when a barrier event stands between it and the present."""
+        policy = self.rules.undo
         for seq, event in reversed(self.effective):
-            if event.type in self.rules.undo.events:
+            if event.type in policy.barriers:
+                raise Barred()
+            if event.type in policy.events:
                 return seq
         return None
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 from app.rules.base import (
     NO_SEATING,
     STRICT,
+    SYSTEM,
     Chance,
     Connected,
     Event,
@@ -74,7 +75,23 @@ class Join:
     type: Literal["join"] = "join"
 
 
-BankCommand = Start | Roll | Bank | Kick | Join
+@dataclass(frozen=True, slots=True)
+class Lock:
+    """Sent by the server when a tournament has scored this table: undo stops here."""
+
+    type: Literal["lock"] = "lock"
+
+
+BankCommand = Start | Roll | Bank | Kick | Join | Lock
+
+
+@dataclass(frozen=True, slots=True)
+class TableOf:
+    """A tournament table room: which tournament, game and table it is."""
+
+    tournament: str
+    game: int
+    table: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +138,8 @@ class BankState:
     players: tuple[Player, ...] = ()
     banked_now: tuple[Banking, ...] = ()
     rounds_log: tuple[RoundResult, ...] = ()
+    table: TableOf | None = None
+    locked: bool = False
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)
@@ -148,6 +167,8 @@ class BankRules:
         events=frozenset({"roll"}),
         nothing_left="There is no roll to take back.",
         not_allowed="Only the banker can undo.",
+        barriers=frozenset({"lock"}),
+        barred=("game_over", "The tournament has scored this game: it can no longer change."),
     )
 
     def __init__(self, max_players: int = 50) -> None:
@@ -161,7 +182,13 @@ class BankRules:
             raise RuleError("bad_rounds", "rounds is a whole number from 1 to 100.")
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is banker, roller or virtual.")
-        return BankState(rounds=rounds, roll_entry=roll_entry, max_players=self.max_players)
+        link = options.get("tournament")
+        table = None
+        if link is not None:  # only the server creates table rooms (app/games/bank.py)
+            table = TableOf(str(options["parent"]), int(link["game"]), int(link["table"]))
+        return BankState(
+            rounds=rounds, roll_entry=roll_entry, max_players=self.max_players, table=table
+        )
 
     # -- decide ------------------------------------------------------------------
     def decide(
@@ -175,9 +202,13 @@ class BankRules:
             case Start():
                 return self._decide_start(state, sender)
             case Join(player_id=player_id, name=name):
-                return self._decide_join(state, player_id, name)
+                return self._decide_join(state, sender, player_id, name)
             case Kick(player_id=player_id):
                 return self._decide_kick(state, sender, player_id)
+            case Lock():
+                if sender.role != SYSTEM:
+                    raise RuleError("not_allowed", "Only the server closes a tournament table.")
+                return Event("lock", {})
         raise RuleError("bad_message", f"Unknown command {command!r}.")
 
     def _decide_roll(
@@ -237,8 +268,12 @@ class BankRules:
             raise RuleError("not_enough_players", "A game needs at least one player.")
         return Event("start", {})
 
-    def _decide_join(self, state: BankState, player_id: str, raw_name: str) -> Event:
+    def _decide_join(
+        self, state: BankState, sender: Sender, player_id: str, raw_name: str
+    ) -> Event:
         name = clean_name(raw_name)
+        if state.table is not None and sender.role != SYSTEM:
+            raise RuleError("not_in_lobby", "This is a tournament table: join the tournament.")
         if state.status != "lobby":
             raise RuleError("not_in_lobby", "The game has started: players join in the lobby.")
         if name_taken(name, [p.name for p in state.players]):
@@ -250,6 +285,8 @@ class BankRules:
     def _decide_kick(self, state: BankState, sender: Sender, player_id: str) -> Event:
         if sender.role != "banker":
             raise RuleError("not_allowed", "Only the banker removes players.")
+        if state.table is not None:
+            raise RuleError("not_allowed", "The tournament seats this table.")
         if state.player(player_id) is None:
             raise RuleError("unknown_player", "No such player in this room.")
         if state.status != "lobby":
@@ -271,6 +308,8 @@ class BankRules:
             return replace(state, players=kept)
         if event.type == "start":
             return replace(state, status="playing", round=1, turn=state.players[0].id)
+        if event.type == "lock":
+            return replace(state, locked=True)
         raise ValueError(f"BANK! has no event {event.type!r}")
 
     def seating(self, event: Event) -> Seating:
@@ -282,6 +321,14 @@ class BankRules:
 
     def finished(self, state: BankState) -> bool:
         return state.status == "finished"
+
+    def report(self, state: BankState) -> Mapping[str, Any] | None:
+        """A tournament table tells its tournament its status, and its totals once done."""
+        if state.table is None:
+            return None
+        if state.status != "finished":
+            return {"status": state.status}
+        return {"status": "finished", "totals": {p.id: p.score for p in state.players}}
 
     # -- view ----------------------------------------------------------------------
     def view(self, state: BankState, connected: Connected) -> dict[str, Any]:
@@ -325,10 +372,17 @@ class BankRules:
                 for r in state.rounds_log
             ],
             "winners": winners,
+            **_tournament_view(state.table),
         }
 
     def player_ids(self, state: BankState) -> list[str]:
         return [p.id for p in state.players]
+
+
+def _tournament_view(table: TableOf | None) -> dict[str, Any]:
+    if table is None:
+        return {}
+    return {"tournament": {"code": table.tournament, "game": table.game, "table": table.table}}
 
 
 def _require_playing(state: BankState) -> None:

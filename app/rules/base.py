@@ -19,6 +19,7 @@ S = TypeVar("S")
 
 PLAYER = "player"
 SPECTATOR = "spectator"
+SYSTEM = "system"  # the server itself (effects): no socket can send as it
 
 
 class RuleError(Exception):
@@ -40,7 +41,7 @@ class Sender:
     @property
     def by(self) -> str:
         """The event log's `by`: the player's id, or the principal's name."""
-        return self.player_id if self.role == PLAYER and self.player_id else self.role
+        return self.player_id or self.role
 
 
 class Chance(Protocol):
@@ -89,12 +90,17 @@ NO_SEATING = Seating()
 
 @dataclass(frozen=True, slots=True)
 class UndoPolicy:
-    """Who may undo, which events an undo takes back, and what to say when none is left."""
+    """Who may undo, which events an undo takes back, and what to say when none is left.
+
+    An undo never reaches back past an event of `barriers` (a tournament table
+    room's `lock`): it is refused with the code and message of `barred`."""
 
     roles: frozenset[str]
     events: frozenset[str]
     nothing_left: str
     not_allowed: str
+    barriers: frozenset[str] = frozenset()
+    barred: tuple[str, str] = ("game_over", "This game is closed: it can no longer change.")
 
 
 Connected = Callable[[str], bool]
@@ -142,4 +148,11 @@ class Rules(Protocol[S]):
 
     def finished(self, state: S) -> bool:
         """The game is over: the room is kept only for its retention time."""
+        ...
+
+    def report(self, state: S) -> Mapping[str, Any] | None:
+        """What a room created by another room (its parent) tells the parent of itself.
+
+        The room sends the parent `{"type": "report", "code": <its code>, **report}`
+        whenever this changes (an undo included); None: nothing to tell."""
         ...

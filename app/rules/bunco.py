@@ -158,6 +158,10 @@ class BuncoRules:
     def finished(self, state: BuncoState) -> bool:
         return state.status == "finished"
 
+    def report(self, state: BuncoState) -> None:
+        """Nothing to tell a parent: this game is never created by another room."""
+        return None
+
 
 def _decide_roll(state: BuncoState, sender: Sender, roll: Roll, chance: Chance) -> Event:
     dice = roll.dice

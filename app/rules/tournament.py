@@ -3,7 +3,7 @@
 `next` seats the players at tables and asks (by `create_room` effects) for one BANK
 room per table; the room machinery reports each table room's change of status back
 as the internal `table` command (role "system"), the totals with a finished one;
-`score` takes the totals, asks (by `lock_rooms`) that the table rooms refuse undo, and
+`score` takes the totals, tells each table room to `lock` (refuse undo from then on), and
 starts the sudden-death rerolls that `tournament_scoring` describes.
 
 Choices where the contract is silent (also for docs/protocol.md):
@@ -47,6 +47,7 @@ TABLE_STATUSES = ("lobby", "playing", "finished")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 4
 STRICT: Any = {"strict": True, "extra": "ignore"}
+LOCK = {"type": "lock"}  # what a scored table room is told: it refuses undo from then on
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +88,29 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class TableStatus:
-    """Internal: a table room's new status, sent by the room machinery only."""
+    """Internal: a table room's report of its new status (rooms/room.py `_report`)."""
 
-    type: Literal["table"]
-    table: int
+    type: Literal["report"]
     code: str
     status: str
     totals: dict[str, int] | None = None
+    table: int | None = None
     __pydantic_config__: ClassVar[Any] = STRICT
 
 
-Command = Next | Score | Reroll | Kick | Join | TableStatus
+@dataclass(frozen=True, slots=True)
+class Spawned:
+    """Internal: the code a table room was made with (rooms/spawning.py).
+
+    Differs from the drawn one only when that code was taken by a live room."""
+
+    effect: str
+    code: str
+    type: Literal["spawned"] = "spawned"
+    __pydantic_config__: ClassVar[Any] = STRICT
+
+
+Command = Next | Score | Reroll | Kick | Join | TableStatus | Spawned
 
 
 def draw_code(chance: Chance) -> str:
@@ -143,6 +156,8 @@ class TournamentRules:
             return self._decide_reroll(state, sender, command, chance)
         if isinstance(command, TableStatus):
             return self._decide_table(state, sender, command)
+        if isinstance(command, Spawned):
+            return self._decide_spawned(state, sender, command)
         if isinstance(command, Next):
             return self._decide_next(state, sender, command, chance)
         if isinstance(command, Score):
@@ -209,11 +224,25 @@ class TournamentRules:
         data = {
             "game": "bank",
             "code": table["code"],
-            "options": {"rounds": state.rounds, "roll_entry": state.roll_entry},
-            "players": [{"id": pid, "name": names[pid]} for pid in table["players"]],
-            "tournament": {"parent": True, "game": game, "table": table["table"]},
+            "options": {
+                "rounds": state.rounds,
+                "roll_entry": state.roll_entry,
+                "tournament": {"game": game, "table": table["table"]},
+            },
+            "seats": [{"player_id": pid, "name": names[pid]} for pid in table["players"]],
         }
         return Effect("create_room", f"{game}-{table['table']}", data)
+
+    def _decide_spawned(self, state: TournamentState, sender: Sender, command: Spawned) -> Event:
+        if sender.role != SYSTEM:
+            raise RuleError("not_allowed", "Only the server says where a table was made.")
+        game, _, number = command.effect.partition("-")
+        table = next((t for t in state.tables if str(t.table) == number), None)
+        if table is None or game != str(state.current):
+            raise RuleError("stale_table", "That table is not of the game in play.")
+        if table.code == command.code:
+            raise RuleError("nothing_to_change", "The table was made with its drawn code.")
+        return Event("table_code", {"table": table.table, "code": command.code})
 
     def _decide_table(self, state: TournamentState, sender: Sender, command: TableStatus) -> Event:
         if sender.role != SYSTEM:
@@ -221,9 +250,10 @@ class TournamentRules:
         finished = command.status == "finished"
         if command.status not in TABLE_STATUSES or finished != (command.totals is not None):
             raise RuleError("bad_message", "A table is lobby, playing or finished (with totals).")
-        table = next((t for t in state.tables if t.table == command.table), None)
+        table = next((t for t in state.tables if t.code == command.code), None)
         live = state.status in ("playing", "scoring")
-        if table is None or table.code != command.code or not live:
+        numbered = command.table in (None, table.table if table else None)
+        if table is None or not numbered or not live:
             raise RuleError("stale_table", "That table is not of the game in play.")
         data: dict[str, Any] = {"table": table.table, "code": table.code, "status": command.status}
         if command.totals is not None:
@@ -239,9 +269,11 @@ class TournamentRules:
         if state.status != "scoring":
             raise RuleError("not_finished", "Every table of the game must be finished first.")
         totals = {pid: n for table in state.tables for pid, n in (table.totals or {}).items()}
-        codes = [table.code for table in state.tables]
-        lock = Effect("lock_rooms", f"lock-{state.current}", {"codes": codes})
-        return Event("score", {"game": state.current, "totals": totals}, (lock,))
+        locks = tuple(
+            Effect("tell", f"lock-{state.current}-{t.table}", {"code": t.code, "command": LOCK})
+            for t in state.tables
+        )
+        return Event("score", {"game": state.current, "totals": totals}, locks)
 
     def _decide_reroll(
         self, state: TournamentState, sender: Sender, command: Reroll, chance: Chance
@@ -293,6 +325,12 @@ class TournamentRules:
             return replace(state, status="playing", current=data["game"], tables=tables)
         if event.type == "table":
             return _after_table(state, data)
+        if event.type == "table_code":
+            tables = tuple(
+                replace(t, code=data["code"]) if t.table == data["table"] else t
+                for t in state.tables
+            )
+            return replace(state, tables=tables)
         if event.type == "score":
             return _settle(replace(state, scoring=scoring.start(data["totals"])))
         if event.type == "reroll":
@@ -318,6 +356,10 @@ class TournamentRules:
 
     def finished(self, state: TournamentState) -> bool:
         return state.status == "finished"
+
+    def report(self, state: TournamentState) -> None:
+        """Nothing to tell a parent: this game is never created by another room."""
+        return None
 
 
 def _require_not_over(state: TournamentState) -> None:

@@ -165,6 +165,10 @@ class HighRollRules:
     def finished(self, state: HighRollState) -> bool:
         return state.status == "finished"
 
+    def report(self, state: HighRollState) -> None:
+        """Nothing to tell a parent: this game is never created by another room."""
+        return None
+
 
 class CreateHighRoll(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")

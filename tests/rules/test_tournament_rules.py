@@ -73,7 +73,7 @@ class Tourney:
 
     def table(self, number: int, status: str, totals: dict[str, int] | None = None) -> Event:
         code = self.state.tables[number - 1].code
-        return self.send(SYSTEM, TableStatus("table", number, code, status, totals))
+        return self.send(SYSTEM, TableStatus("report", code, status, totals, number))
 
     def play(self, *totals: dict[str, int]) -> None:
         """Every table of the game in play starts and finishes with these totals."""
@@ -243,9 +243,12 @@ def test_next_seats_every_player_in_join_order_at_one_new_bank_room() -> None:
             {
                 "game": "bank",
                 "code": "KQF2",
-                "options": {"rounds": 3, "roll_entry": "virtual"},
-                "players": [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}],
-                "tournament": {"parent": True, "game": 1, "table": 1},
+                "options": {
+                    "rounds": 3,
+                    "roll_entry": "virtual",
+                    "tournament": {"game": 1, "table": 1},
+                },
+                "seats": [{"player_id": "a", "name": "Ann"}, {"player_id": "b", "name": "Bob"}],
             },
         ),
     )
@@ -261,8 +264,8 @@ def test_next_with_a_seating_makes_one_room_per_table_and_the_unlisted_sit_out()
     event = tourney.next("KQF2", "M3NP", tables=[["c", "a"], ["b"]])
     assert [effect.id for effect in event.effects] == ["1-1", "1-2"]
     assert [effect.data["code"] for effect in event.effects] == ["KQF2", "M3NP"]
-    assert [p["id"] for p in event.effects[0].data["players"]] == ["c", "a"]
-    assert event.effects[1].data["tournament"] == {"parent": True, "game": 1, "table": 2}
+    assert [p["player_id"] for p in event.effects[0].data["seats"]] == ["c", "a"]
+    assert event.effects[1].data["options"]["tournament"] == {"game": 1, "table": 2}
     assert [t["players"] for t in tourney.view()["tables"]] == [["c", "a"], ["b"]]
 
 
@@ -335,17 +338,17 @@ def test_only_the_system_reports_a_table() -> None:
     tourney = lobby("a")
     tourney.next("KQF2")
     for sender in (ORGANISER, player("a"), SPECTATOR):
-        tourney.refuse(sender, TableStatus("table", 1, "KQF2", "playing", None), "not_allowed")
+        tourney.refuse(sender, TableStatus("report", "KQF2", "playing", None, 1), "not_allowed")
 
 
 @pytest.mark.parametrize(
     "report",
     [
-        TableStatus("table", 1, "KQF2", "paused", None),
-        TableStatus("table", 1, "KQF2", "finished", None),
-        TableStatus("table", 1, "KQF2", "playing", {"a": 1}),
-        TableStatus("table", 1, "KQF2", "finished", {"a": 1, "zed": 2}),
-        TableStatus("table", 1, "KQF2", "finished", {}),
+        TableStatus("report", "KQF2", "paused", None, 1),
+        TableStatus("report", "KQF2", "finished", None, 1),
+        TableStatus("report", "KQF2", "playing", {"a": 1}, 1),
+        TableStatus("report", "KQF2", "finished", {"a": 1, "zed": 2}, 1),
+        TableStatus("report", "KQF2", "finished", {}, 1),
     ],
 )
 def test_a_malformed_table_report_is_a_bad_message(report: TableStatus) -> None:
@@ -356,13 +359,13 @@ def test_a_malformed_table_report_is_a_bad_message(report: TableStatus) -> None:
 
 def test_a_report_of_another_table_or_after_scoring_is_stale() -> None:
     tourney = lobby("a")
-    tourney.refuse(SYSTEM, TableStatus("table", 1, "KQF2", "playing", None), "stale_table")
+    tourney.refuse(SYSTEM, TableStatus("report", "KQF2", "playing", None, 1), "stale_table")
     tourney.next("KQF2")
-    tourney.refuse(SYSTEM, TableStatus("table", 2, "KQF2", "playing", None), "stale_table")
-    tourney.refuse(SYSTEM, TableStatus("table", 1, "M3NP", "playing", None), "stale_table")
+    tourney.refuse(SYSTEM, TableStatus("report", "KQF2", "playing", None, 2), "stale_table")
+    tourney.refuse(SYSTEM, TableStatus("report", "M3NP", "playing", None, 1), "stale_table")
     tourney.play({"a": 3})
     tourney.send(ORGANISER, Score("score"))
-    tourney.refuse(SYSTEM, TableStatus("table", 1, "KQF2", "playing", None), "stale_table")
+    tourney.refuse(SYSTEM, TableStatus("report", "KQF2", "playing", None, 1), "stale_table")
 
 
 # -- score ---------------------------------------------------------------------------
@@ -372,7 +375,9 @@ def test_score_takes_the_totals_and_locks_the_table_rooms() -> None:
     tourney = scoring()
     event = tourney.send(ORGANISER, Score("score"))
     assert event == Event("score", {"game": 1, "totals": {"a": 300, "b": 200, "c": 100}})
-    assert event.effects == (Effect("lock_rooms", "lock-1", {"codes": ["KQF2"]}),)
+    assert event.effects == (
+        Effect("tell", "lock-1-1", {"code": "KQF2", "command": {"type": "lock"}}),
+    )
     view = tourney.view()
     assert view["status"] == "between"
     assert view["results"] == [
