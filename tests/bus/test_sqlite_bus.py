@@ -10,7 +10,7 @@ import pytest
 
 from app.bus.base import BusUnavailable
 from app.bus.sqlite import DataDirInUse, SqliteBus
-from tests.bus.conftest import Recorder, new_code
+from tests.bus.conftest import Recorder, new_code, until
 
 
 async def opened(path: Path, synchronous: str = "NORMAL") -> tuple[SqliteBus, Recorder]:
@@ -164,4 +164,23 @@ async def test_a_failed_write_is_unavailable_and_changes_nothing(tmp_path: Path)
     assert await bus.load_snapshot(code) == b"s"
     assert await bus.load_cursor(code) == "0"
     assert recorder.frames == []
+    await bus.close()
+
+
+async def test_checkpoints_run_off_the_writer_and_keep_the_wal_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "bankit.sqlite3"
+    bus, _ = await opened(path)
+    assert bus.pragma("wal_autocheckpoint") == (0, 0), "the writer never checkpoints itself"
+    code = new_code()
+    await bus.create_room(code, b"s", b"e")
+    epoch = await bus.claim(code)
+    wal = Path(str(path) + "-wal")
+    for round_ in range(3):
+        for n in range(400):
+            cursor = str(round_ * 400 + n + 1)
+            assert await bus.commit(code, epoch, cursor, b"x" * 4000, [b"e" * 300], [])
+        done = bus.checkpoints
+        await until(lambda: bus.checkpoints > done, what="a checkpoint in the thread")
+    assert wal.stat().st_size < 20 * 1024 * 1024
+    assert len(await bus.load_log(code)) == 1 + 1200
     await bus.close()
