@@ -30,7 +30,8 @@ from typing import IO, Literal
 
 from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
 
-CHECKPOINT_SECONDS = 0.2  # the WAL holds at most this long's writes (before truncation)
+CHECKPOINT_SECONDS = 0.2  # how often the WAL is copied into the file (when written to)
+WAL_TRUNCATE_PAGES = 4096  # ~16 MB of WAL: then it is emptied, holding the writer off briefly
 Synchronous = Literal["NORMAL", "FULL"]
 Work = Callable[[sqlite3.Connection], None]
 
@@ -72,7 +73,6 @@ def connect(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
     conn.execute("PRAGMA auto_vacuum=INCREMENTAL")  # only takes effect on a new file
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={synchronous}")
-    conn.execute("PRAGMA journal_size_limit=16777216")  # the WAL shrinks back to 16 MB
     conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job, off the loop
     conn.execute("PRAGMA busy_timeout=5000")
     return conn
@@ -178,6 +178,7 @@ class _Checkpointer:
         self.conn = connect(path, synchronous)
         self.writer = writer
         self.checkpoints = 0
+        self.truncations = 0
         self._executor = ThreadPoolExecutor(1, "sqlite-checkpoint")
         self._task: asyncio.Task[None] | None = None
 
@@ -199,8 +200,14 @@ class _Checkpointer:
             seen = written
 
     def _checkpoint(self) -> None:
-        self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        """PASSIVE never waits for the writer, but under steady writes the WAL is never
+        wholly copied at the moment a write begins, so it never starts over and grows:
+        past WAL_TRUNCATE_PAGES, TRUNCATE briefly holds the writer off and empties it."""
+        _, wal_pages, _ = self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         self.checkpoints += 1
+        if wal_pages > WAL_TRUNCATE_PAGES:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            self.truncations += 1
 
     async def close(self) -> None:
         if self._task is not None:
@@ -282,6 +289,11 @@ class SqliteBus:
     def checkpoints(self) -> int:
         """WAL checkpoints the checkpointer ran so far."""
         return self._checkpointer.checkpoints if self._checkpointer else 0
+
+    @property
+    def truncations(self) -> int:
+        """Times the checkpointer emptied a WAL that steady writes kept from starting over."""
+        return self._checkpointer.truncations if self._checkpointer else 0
 
     @property
     def transactions(self) -> int:
