@@ -328,7 +328,7 @@ class SqliteBus:
 
         try:
             await writer.run(insert)
-        except BaseException:
+        except BusUnavailable:  # not on cancellation: the queued write still lands
             self._rooms.pop(code, None)
             raise
         return True
@@ -433,8 +433,8 @@ class SqliteBus:
 
         try:
             await writer.run(store)
-        except BaseException:
-            live.log_len = first  # nothing was stored: the next commit reuses these places
+        except BusUnavailable:  # nothing was stored: the next commit reuses these places
+            live.log_len = first  # (a cancelled waiter's write still lands: keep the count)
             raise
         if self._on_frame is not None:
             for frame in frames:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.bus.base import BusUnavailable
+from app.bus.base import BusUnavailable, Frame
 from app.bus.sqlite import DataDirInUse, SqliteBus
 from tests.bus.conftest import Recorder, new_code
 
@@ -188,4 +188,20 @@ async def test_checkpoints_run_off_the_writer_and_keep_the_wal_bounded(tmp_path:
         f"the WAL grew to {largest} bytes (without TRUNCATE: without bound)"
     )
     assert len(await bus.load_log(code)) == 1 + n
+    await bus.close()
+
+
+async def test_a_cancelled_full_commit_still_lands_and_the_log_goes_on(tmp_path: Path) -> None:
+    bus, recorder = await opened(tmp_path / "bankit.sqlite3", "FULL")
+    code = new_code()
+    await bus.create_room(code, b"s", b"e")
+    epoch = await bus.claim(code)
+    frame = Frame("state", 2, "{}")
+    waiting = asyncio.create_task(bus.commit(code, epoch, "1", b"s1", [b"e1"], [frame]))
+    await asyncio.sleep(0)  # one turn of the loop: the commit is queued for the writer
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    assert await bus.commit(code, epoch, "2", b"s2", [b"e2"], [])
+    assert await bus.load_log(code) == [b"e", b"e1", b"e2"]
+    assert recorder.frames == [], "the cancelled commit published nothing"
     await bus.close()
