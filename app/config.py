@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -14,7 +17,15 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None,
         validation_alias="REDIS_URL",
-        description="Redis backplane; unset = one process, rooms in memory.",
+        description="Redis backplane; unset = one process, rooms in `store`.",
+    )
+    # One process (no REDIS_URL): where its rooms live. See docs/storage.md.
+    store: Literal["sqlite", "memory"] = Field(
+        "sqlite", description="`sqlite`: rooms survive a restart; `memory`: they do not."
+    )
+    data_dir: Path = Field(Path("data"), description="Holds bankit.sqlite3 (created if missing).")
+    sqlite_synchronous: Literal["NORMAL", "FULL"] = Field(
+        "NORMAL", description="NORMAL survives a process crash; FULL also a power cut."
     )
     games: str = Field(
         "app.games.bank,app.games.tournament",

@@ -22,7 +22,7 @@ from app.rooms.spawning import Spawner
 
 
 def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
-    """Memory for one process; Redis (imported lazily) when REDIS_URL is set."""
+    """Redis (imported lazily) when REDIS_URL is set; else one process, on disk or in memory."""
     if settings.redis_url:
         from app.bus.redis import RedisBus
 
@@ -34,9 +34,13 @@ def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
             on_error=metrics.redis_error if metrics else None,
             on_fanout=metrics.fanout_seconds if metrics else None,
         )
-    from app.bus.memory import MemoryBus
+    if settings.store == "memory":
+        from app.bus.memory import MemoryBus
 
-    return MemoryBus()
+        return MemoryBus()
+    from app.bus.sqlite import SqliteBus, file_of
+
+    return SqliteBus(file_of(settings.data_dir), settings.sqlite_synchronous)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

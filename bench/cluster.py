@@ -105,6 +105,7 @@ class Deployment:
             "BANKIT_LOG_LEVEL": "warning",
             "BANKIT_MAX_CONNECTIONS": "100000",
             "BANKIT_MAX_ROOMS": "100000",
+            "BANKIT_STORE": "memory",  # one process: the memory bus, as docs/performance.md says
         }
         env.pop("REDIS_URL", None)
         redis, redis_port = None, 0

@@ -62,7 +62,10 @@ def start_server(
     port = port or free_port()
     log_path = tmp_path / f"server-{port}.log"
     inherited = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    full_env = {**inherited, "PYTHONUNBUFFERED": "1", **(env or {})}
+    # Each server keeps its rooms in a data directory of its own, unless the caller
+    # names one (a test that restarts a server passes the same one again).
+    own_data = {"BANKIT_DATA_DIR": str(tmp_path / f"data-{port}")}
+    full_env = {**inherited, "PYTHONUNBUFFERED": "1", **own_data, **(env or {})}
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
             [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 FrameKind = Literal["state", "presence", "kick", "gone"]
 
@@ -121,3 +121,10 @@ class Bus(Protocol):
     async def reply(self, node: str, key: str, payload: bytes) -> None:
         """Deliver a command's answer to the process that received it."""
         ...
+
+
+@runtime_checkable
+class DurableBus(Protocol):
+    """A bus whose rooms outlive the process (SqliteBus): adopted again at start."""
+
+    async def stored_rooms(self) -> list[str]: ...

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from app.bus.base import Bus
+from app.bus.base import Bus, DurableBus
 from app.bus.shared import SharedBus
 from app.config import Settings
 from app.games import Game, GameRegistry
@@ -58,6 +58,7 @@ class RoomRegistry:
         self.applied_retired = 0  # events applied by actors that have stopped (metrics)
 
     async def start(self) -> None:
+        await self._adopt_stored()
         self._reaper = asyncio.create_task(self._reap_forever(), name="room-reaper")
         if isinstance(self.bus, SharedBus):
             watcher = Watcher(self, self.bus, self.settings)
@@ -175,6 +176,21 @@ class RoomRegistry:
         self.actors[code] = actor
         actor.start()
         return actor
+
+    async def _adopt_stored(self) -> None:
+        """After a restart the rooms on disk are ours again; their old sockets are gone."""
+        if not isinstance(self.bus, DurableBus):
+            return
+        for code in await self.bus.stored_rooms():
+            try:
+                actor = await self._own(code)
+            except UnknownRoom:
+                continue
+            if actor is None:
+                continue
+            nodes = {node for counts in actor.room.presence.values() for node in counts}
+            for node in nodes - {self.bus.node_id}:
+                await self.bus.submit(code, orjson.dumps({"k": "drop_node", "node": node}))
 
     def _forget(self, actor: RoomActor) -> None:
         if self.actors.get(actor.code) is actor:

@@ -15,6 +15,7 @@ import pytest
 from app.bus.base import Frame
 from app.bus.memory import MemoryBus
 from app.bus.redis import RedisBus
+from app.bus.sqlite import SqliteBus
 from tests.redis_server import RedisServer
 
 
@@ -60,12 +61,16 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.stop()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "sqlite-full", "redis"])
 async def bus(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Any, Recorder]]:
     """A started bus of each kind, with a recorder for what it delivers."""
     recorder = Recorder()
     if request.param == "memory":
         made: Any = MemoryBus()
+    elif request.param.startswith("sqlite"):  # FULL: the writer thread, group commit
+        tmp_path: Path = request.getfixturevalue("tmp_path")
+        full = request.param == "sqlite-full"
+        made = SqliteBus(tmp_path / "bankit.sqlite3", "FULL" if full else "NORMAL")
     else:
         server: RedisServer = request.getfixturevalue("redis_server")
         made = RedisBus(server.url, lease_seconds=0.5)

@@ -1,4 +1,4 @@
-"""The bus contract: every test here runs against MemoryBus and RedisBus alike."""
+"""The bus contract: every test here runs against MemoryBus, SqliteBus and RedisBus alike."""
 
 from __future__ import annotations
 
