@@ -56,6 +56,7 @@ class RoomRegistry:
         self._watcher: asyncio.Task[None] | None = None
         self._elsewhere: dict[str, float] = {}
         self.applied_retired = 0  # events applied by actors that have stopped (metrics)
+        self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
 
     async def start(self) -> None:
         await self._adopt_stored()
@@ -170,8 +171,7 @@ class RoomRegistry:
         game = self.games[snapshot["game"]]
         room = Room.restore(game, snapshot, entries, self.settings.dedupe_ids)
         cursor = await self.bus.load_cursor(code)
-        shared = isinstance(self.bus, SharedBus)  # a lease to keep: renew at a third of it
-        renew = self.settings.lease_seconds / 3 if shared else None
+        renew = self.settings.lease_seconds / 3 if self._shared else None
         actor = RoomActor(room, self.bus, epoch, cursor, renew, self._forget, self.effects)
         self.actors[code] = actor
         actor.start()
@@ -190,7 +190,7 @@ class RoomRegistry:
                 continue
             nodes = {node for counts in actor.room.presence.values() for node in counts}
             for node in nodes - {self.bus.node_id}:
-                await self.bus.submit(code, orjson.dumps({"k": "drop_node", "node": node}))
+                await self.bus.submit(code, envelopes.encode(envelopes.DropNodeEnvelope(node)))
 
     def _forget(self, actor: RoomActor) -> None:
         if self.actors.get(actor.code) is actor:
