@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from app.api.errors import ApiError
 from app.api.protocol import (
@@ -34,6 +34,21 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 def services_of(request: Request) -> Services:
     return request.app.state.services  # type: ignore[no-any-return]
+
+
+class GameOffered(BaseModel):
+    name: str
+    title: str
+    collection: str  # POST /api/<collection> creates one (its `game` field names it)
+
+
+@router.get("/games", response_model=list[GameOffered])
+async def games(request: Request) -> list[GameOffered]:
+    """The games this server hosts, for the home page to offer."""
+    return [
+        GameOffered(name=g.name, title=g.title, collection=g.collection)
+        for g in services_of(request).games
+    ]
 
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated)

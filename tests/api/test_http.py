@@ -176,3 +176,14 @@ def test_health_readiness_and_openapi(server: ServerProcess) -> None:
 
 def test_unknown_path_gets_the_error_body(server: ServerProcess) -> None:
     assert_error(httpx.get(f"{server.base_url}/api/nothing"), 404, "not_found")
+
+
+def test_the_server_lists_the_games_it_hosts(server: ServerProcess) -> None:
+    offered = httpx.get(f"{server.base_url}/api/games").json()
+    by_name = {game["name"]: game for game in offered}
+    assert by_name["bank"] == {"name": "bank", "title": "BANK!", "collection": "rooms"}
+    assert by_name["tournament"]["collection"] == "tournaments"
+
+
+def test_a_game_of_another_collection_is_not_created_as_a_room(server: ServerProcess) -> None:
+    assert_error(post(server, "/api/rooms", {"game": "tournament"}), 422, "bad_request")
