@@ -17,7 +17,7 @@ class Settings(BaseSettings):
         description="Redis backplane; unset = one process, rooms in memory.",
     )
     games: str = Field(
-        "app.games.bank",
+        "app.games.bank,app.games.bunco",
         description="Modules of the games this server hosts, comma-separated (app/games/).",
     )
     max_rooms: int = Field(10_000, ge=1, description="Live rooms one process holds.")
