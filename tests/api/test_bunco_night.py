@@ -230,3 +230,32 @@ async def test_each_roll_entry_mode_takes_dice_only_from_whom_it_names(
         assert roll["type"] == "roll" and roll["data"]["table"] == 1
         assert len(roll["data"]["dice"]) == 3 and all(1 <= d <= 6 for d in roll["data"]["dice"])
         assert_bunco_replays(events, night.state())
+
+
+async def test_undo_takes_back_the_bell_roll_and_the_ring_after_it(server: ServerProcess) -> None:
+    night = BuncoNight(server.base_url, roll_entry="roller")
+    for n in range(8):
+        night.join(f"P{n}")
+    banker, players, spectator = await night.connect([server.ws_url])
+    nothing = await refused_unchanged(night, banker, "nothing_to_undo", type="undo")
+    assert nothing["message"] == "There is no roll to take back."
+    await banker.ok(type="start")
+    seat = {ltr: players[pid] for pid, ltr in seat_letters(night.state()).items()}
+    await seat["E"].ok(type="roll", dice=dice("1", 1))  # Low: E+G ahead 1-0
+    before = {k: v for k, v in night.state().items() if k != "seq"}
+    bell = await seat["A"].ok(type="roll", dice=dice("B", 1))
+    await banker.ok(type="ring")
+    assert (await spectator.state_at_least(bell + 1))["round"] == 2
+    refusal = await refused_unchanged(night, seat["A"], "not_allowed", type="undo")
+    assert refusal["message"] == "Only the host can undo."
+
+    undo = await banker.ok(type="undo")
+    after = await spectator.state_at_least(undo)
+    assert {k: v for k, v in after.items() if k != "seq"} == before
+    events = night.log()
+    assert (events[-1]["type"], events[-1]["data"]) == ("undo", {"undone_seq": bell})
+    assert_bunco_replays(events, night.state())
+    again = await seat["A"].ok(type="roll", dice=dice("B", 1))  # A still holds the dice
+    assert (await spectator.state_at_least(again))["rounds_log"][0]["bell_by"] == next(
+        pid for pid, client in players.items() if client is seat["A"]
+    )
