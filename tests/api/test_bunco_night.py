@@ -18,6 +18,7 @@ from tests.api.bunco_night import (
     Round,
     assert_bunco_replays,
     dice,
+    http_for,
     play_night,
     refused_unchanged,
     seat_letters,
@@ -259,3 +260,27 @@ async def test_undo_takes_back_the_bell_roll_and_the_ring_after_it(server: Serve
     assert (await spectator.state_at_least(again))["rounds_log"][0]["bell_by"] == next(
         pid for pid, client in players.items() if client is seat["A"]
     )
+
+
+def test_create_and_join_refuse_what_bunco_cannot_seat(server: ServerProcess) -> None:
+    http, rooms = http_for(server.base_url), "/api/rooms"
+    for bad in ({"sets": 0}, {"sets": 11}, {"sets": "2"}, {"sets": 2.0}, {"roll_entry": "dealer"}):
+        made = http.post(rooms, json={"game": "bunco", **bad})
+        assert made.status_code == 422, bad
+        assert made.json()["error"]["code"] == "bad_request"
+        assert made.json()["error"]["message"].startswith(next(iter(bad)))
+    made = http.post(rooms, json={"game": "bunco", "colour": "red"})  # other keys are ignored
+    assert made.status_code == 201
+    assert (made.json()["state"]["sets"], made.json()["state"]["roll_entry"]) == (1, "virtual")
+    assert [e["data"] for e in http.get(f"{rooms}/{made.json()['code']}/log").json()["events"]] == [
+        {"game": "bunco", "sets": 1, "roll_entry": "virtual"}
+    ]
+
+    night = BuncoNight(server.base_url, sets=10, roll_entry="banker")
+    for n in range(24):
+        night.join(f"P{n}")
+    full = night.http.post(f"{night.prefix}/players", json={"name": "P24"})
+    assert (full.status_code, full.json()["error"]["code"]) == (409, "room_full")
+    taken = night.http.post(f"{night.prefix}/players", json={"name": "p0"})
+    assert (taken.status_code, taken.json()["error"]["code"]) == (409, "name_taken")
+    assert len(night.state()["players"]) == 24
