@@ -146,7 +146,12 @@ async def test_bad_input_on_every_message_is_refused_with_the_contract_code_and_
     await refused_unchanged(night, banker, "not_started", type="ring")
     await refused_unchanged(night, banker, "nothing_to_undo", type="undo")
     await refused_unchanged(night, banker, "unknown_player", type="kick", player_id="nobody")
-    for n in range(5, 8):
+    kicked = night.players["P0"][0]
+    await banker.ok(type="kick", player_id=kicked)  # 4 left: still no night
+    players.pop(kicked)
+    assert kicked not in [p["id"] for p in night.state()["players"]]
+    await refused_unchanged(night, banker, "bad_player_count", type="start")
+    for n in range(5, 9):
         pid = night.join(f"P{n}")
         players[pid] = await Client.connect(server.ws_url, night.code, night.players[f"P{n}"][1])
     start = await banker.ok(type="start")
