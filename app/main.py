@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import errors, http, pages, tournaments, ws
+from app.api import errors, http, pages, scoresheets, tournaments, ws
 from app.api import metrics as metrics_route
 from app.api.hub import Hub
 from app.api.json_body import AssumeJsonBodies
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(http.router)
     app.include_router(tournaments.router)
     app.include_router(http.health)
+    app.include_router(scoresheets.router)
     app.include_router(ws.router)
     app.include_router(metrics_route.router)
     app.include_router(pages.router)

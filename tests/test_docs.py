@@ -24,6 +24,14 @@ def test_docs_protocol_is_a_superset_of_the_contract() -> None:
         assert heading in ours
 
 
+def test_docs_protocol_holds_the_bunco_contract_verbatim() -> None:
+    ours = (ROOT / "docs" / "protocol.md").read_text()
+    bunco = CONTRACT.with_name("PROTOCOL-bunco.md")
+    if bunco.exists():
+        assert bunco.read_text() in ours.split("\n# Bunco\n", 1)[1]
+    assert "## Our choices" in ours and "scoresheet.csv" in ours
+
+
 def test_readme_shows_both_commands_and_every_setting() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "make run" in readme and "make test" in readme

@@ -97,8 +97,8 @@ class BuncoRules:
     undo = UndoPolicy(
         roles=frozenset({BANKER}),
         events=frozenset({"roll"}),  # a roll, and whatever came after it (a ring)
-        nothing_left="nothing_to_undo",  # also before start: no roll exists yet
-        not_allowed="not_allowed",
+        nothing_left="There is no roll to take back.",  # also before start
+        not_allowed="Only the host can undo.",
     )
     commands = (Start, Roll, Ring, Kick, Join)
 

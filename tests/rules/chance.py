@@ -101,7 +101,7 @@ class Driver(Generic[S]):
         """Take back the last undoable event as the room does; the seq it undid."""
         policy = self.rules.undo
         if sender.role not in policy.roles:
-            raise RuleError(policy.not_allowed, "not allowed to undo")
+            raise RuleError("not_allowed", policy.not_allowed)  # as app/rooms/room.py
         index = next(
             (
                 i
@@ -111,7 +111,7 @@ class Driver(Generic[S]):
             None,
         )
         if index is None:
-            raise RuleError(policy.nothing_left, "nothing to undo")
+            raise RuleError("nothing_to_undo", policy.nothing_left)
         undone = self.effective[index][0]
         self.seq += 1
         self.state = replayed(self.rules, self.options, self.effective[:index])

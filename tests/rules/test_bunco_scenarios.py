@@ -506,7 +506,10 @@ def test_a_kick_in_the_lobby_removes_the_player_and_frees_its_seat() -> None:
 def test_bunco_rules_fill_the_game_seam() -> None:
     rules: Rules[BuncoState] = BuncoRules()
     assert (rules.name, rules.creator) == ("bunco", "banker")
-    assert rules.undo.events == {"roll"} and rules.undo.nothing_left == "nothing_to_undo"
+    assert rules.undo.events == {"roll"}
+    # The policy's texts are the messages players read (the room fixes the codes).
+    assert rules.undo.nothing_left == "There is no roll to take back."
+    assert rules.undo.not_allowed == "Only the host can undo."
 
 
 def test_create_takes_defaults_and_refuses_bad_options() -> None:
