@@ -135,8 +135,8 @@ class TournamentRules:
     undo = UndoPolicy(
         roles=frozenset(),
         events=frozenset(),
-        nothing_left="nothing_to_undo",
-        not_allowed="not_allowed",
+        nothing_left="A tournament has nothing to undo: undo rolls in the table rooms.",
+        not_allowed="A tournament has no undo: the banker undoes rolls in a table room.",
     )
 
     def __init__(self, max_players: int = 50) -> None:
