@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from app.api import jsontext
 from app.rules.bank import MAX_NAME
 
 MAX_ID = 64
@@ -64,8 +64,8 @@ class BadMessage(Exception):
 
 def parse_command(text: str) -> Start | Roll | Bank | Undo | Kick | Ping:
     try:
-        raw: Any = orjson.loads(text)
-    except orjson.JSONDecodeError:
+        raw: Any = jsontext.loads(text)
+    except jsontext.NotJSON:
         raise BadMessage("Not JSON (or not valid Unicode).", None) from None
     if not isinstance(raw, dict):
         raise BadMessage("A message is a JSON object with a type.", None)
