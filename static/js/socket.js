@@ -174,6 +174,7 @@ export class RoomSocket {
 
   visibilityChanged() {
     if (!visible()) {
+      if (!this.live) return; // a try under way keeps its welcome deadline
       clearTimeout(this.pongTimer); // a sleeping phone is not a dead link
       this.pongTimer = null;
     } else if (this.live) {

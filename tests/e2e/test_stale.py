@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -114,11 +115,8 @@ def test_a_silently_dead_link_is_noticed_by_the_heartbeat_within_3_s(table: Tabl
     roll(banker, 4, 5)
     expect_current(ann, "9")
     pings = link.pings
-    expect(ann.locator("#conn")).to_have_text("● Live")  # a second on, pings answered
-    deadline = time.monotonic() + 3
-    while link.pings < pings + 2 and time.monotonic() < deadline:
-        ann.wait_for_timeout(100)  # lets the page run; a poll with a deadline, not a sleep
-    assert link.pings >= pings + 2, "a visible page pings every second"
+    until(lambda: link.pings >= pings + 2, ann)  # a visible page pings every second
+    expect(ann.locator("#conn")).to_have_text("● Live")  # ...and the pongs keep it live
 
     link.dead = True
     cut = time.monotonic()
@@ -128,3 +126,48 @@ def test_a_silently_dead_link_is_noticed_by_the_heartbeat_within_3_s(table: Tabl
     link.dead = False  # the next socket gets through
     expect_current(ann, "11")
     assert banks_by(table, code, "Ann") == []
+
+
+def set_visibility(page: Page, state: str) -> None:
+    """What the browser does when the screen locks or the tab is shown again."""
+    page.evaluate(
+        """(state) => {
+            Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        state,
+    )
+
+
+def test_a_hidden_page_sleeps_and_checks_its_link_as_soon_as_it_is_seen(table: Table) -> None:
+    _code, banker, (ann, _bob) = start_a_game(table, "Ann", "Bob")
+    ann.clock.install()  # the phone's timers: run on demand below
+    link = Blackhole()
+    ann.route_web_socket(re.compile(r"/ws/rooms/"), link.route)
+    ann.reload()
+    roll(banker, 2, 2)
+    expect_current(ann, "4")
+    ann.clock.pause_at(time.time() + 0.5)  # from here the phone's time moves only on demand
+
+    set_visibility(ann, "hidden")  # the screen locks...
+    link.dead = True  # ...and the Wi-Fi goes while it sleeps
+    pings = link.pings
+    ann.clock.run_for(10_000)
+    expect(ann.locator("#conn")).to_have_text("● Live")  # asleep is not dead
+    assert link.pings == pings, "a hidden page does not ping"
+
+    set_visibility(ann, "visible")  # seen again: it pings at once (no timer could)
+    until(lambda: link.pings > pings, ann)
+    ann.clock.run_for(2_600)  # ...and no pong comes back
+    expect_stale(ann)
+    link.dead = False
+    ann.clock.run_for(1_000)  # the first retry waits at most 0.5 s
+    expect_current(ann, "4")
+
+
+def until(condition: Callable[[], bool], page: Page, seconds: float = 3) -> None:
+    """Poll with a deadline, letting the page run between looks."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        page.wait_for_timeout(50)
