@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.api import jsontext
 from app.rules.names import MAX_NAME
 
 MAX_ID = 64
@@ -39,8 +39,8 @@ class Message:
 def read_message(text: str) -> Message:
     """The message's `type` and a valid `id`, or BadMessage."""
     try:
-        raw: Any = orjson.loads(text)
-    except orjson.JSONDecodeError:
+        raw: Any = jsontext.loads(text)
+    except jsontext.NotJSON:
         raise BadMessage("Not JSON (or not valid Unicode).", None) from None
     if not isinstance(raw, dict):
         raise BadMessage("A message is a JSON object with a type.", None)

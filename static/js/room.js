@@ -145,9 +145,10 @@ const PHASE_TEXT = {
 function connection({ phase, attempt, reason }) {
   const el = $("#conn");
   el.dataset.phase = phase;
-  const text = phase === "reconnecting" && attempt > 1 ? `Reconnecting… (try ${attempt})` : PHASE_TEXT[phase];
+  const text = phase === "reconnecting" && attempt > 1 ? `Reconnecting… (try\u00a0${attempt})` : PHASE_TEXT[phase];
   setText(el, text);
   document.body.dataset.conn = phase;
+  markStale(phase !== "live");
   if (phase === "gone") {
     forgetSeat(ctx.code);
     awake.want(false);
@@ -160,6 +161,13 @@ function connection({ phase, attempt, reason }) {
       gone(`There is no game ${ctx.code} on this server. It may have ended a while ago, or the code is mistyped.`);
     }
   }
+}
+
+/** Until the socket is live again, the BANK shown may be old: grey it and say so in words. */
+function markStale(stale) {
+  $("#bank-total").classList.toggle("stale", stale);
+  show($("#bank-stale"), stale);
+  if (ctx.state?.status === "playing" && ctx.you) views.play.render(ctx.state); // "Banking… (reconnecting)"
 }
 
 function gone(text) {

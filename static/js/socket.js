@@ -1,10 +1,15 @@
 // The WebSocket half of the protocol, as a phone needs it:
 // reconnects by itself with capped, jittered backoff; keeps only the newest state;
 // an `id` on every command, re-sent with the SAME id after a reconnect (the server
-// dedupes it); a ping every 20 s, and a dead socket is dropped when no pong comes.
+// dedupes it). A dead link is noticed within ~2.5 s while the page is visible: a
+// ping every second, and a socket that has said nothing for 2.5 s is dropped (a cut
+// Wi-Fi link keeps a TCP socket "open" for half a minute); the browser's `offline`
+// event drops it at once. Hidden pages do not ping (phones sleep); on becoming
+// visible a page pings at once.
 
-const PING_EVERY_MS = 20_000;
-const PONG_WITHIN_MS = 8_000;
+const PING_EVERY_MS = 1_000; // the server allows 100 messages/s; pings are not room events
+const PONG_WITHIN_MS = 2_500; // silence this long, while visible, means the link is dead
+const WELCOME_WITHIN_MS = 5_000; // a socket that opened into a dead link never welcomes
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 15_000;
 const BUSY_DELAY_MS = 3_000; // 1013: the server asked us to come back later
@@ -42,12 +47,11 @@ export class RoomSocket {
     this.pingTimer = null;
     this.pongTimer = null;
     this.wake = () => this.reconnectNow();
+    this.lost = () => this.drop(); // `offline`: nothing will get through; say so now
+    this.seen = () => this.visibilityChanged();
     window.addEventListener("online", this.wake);
-    document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState !== "visible") return;
-      if (this.live) this.ping();
-      else this.reconnectNow();
-    });
+    window.addEventListener("offline", this.lost);
+    document.addEventListener("visibilitychange", this.seen);
     this.connect();
   }
 
@@ -67,6 +71,8 @@ export class RoomSocket {
     ws.onmessage = (event) => this.receive(event.data);
     ws.onclose = (event) => this.closed(ws, event.code);
     ws.onerror = () => {}; // a close follows; it carries what we need
+    clearTimeout(this.pongTimer);
+    this.pongTimer = setTimeout(() => this.drop(), WELCOME_WITHIN_MS);
   }
 
   receive(text) {
@@ -76,8 +82,7 @@ export class RoomSocket {
     } catch {
       return;
     }
-    clearTimeout(this.pongTimer); // any message proves the socket is alive
-    this.pongTimer = null;
+    this.heard(); // any message proves the socket is alive
     switch (message.type) {
       case "welcome":
         this.live = true;
@@ -86,6 +91,7 @@ export class RoomSocket {
         this.report("live");
         this.handlers.welcome(message.you, message.state);
         this.flush();
+        this.heard();
         this.schedulePing();
         break;
       case "state":
@@ -145,15 +151,37 @@ export class RoomSocket {
   }
 
   ping() {
-    if (!this.live) return;
+    if (!this.live || !visible()) return;
     this.ws.send(JSON.stringify({ type: "ping", id: `${this.prefix}-p${++this.counter}` }));
+    if (!this.pongTimer) this.watch(); // later pings do not push the deadline back
+  }
+
+  /** A message came: the deadline starts again (only while visible: hidden pages sleep). */
+  heard() {
     clearTimeout(this.pongTimer);
+    this.pongTimer = null;
+    if (this.live && visible()) this.watch();
+  }
+
+  watch() {
     this.pongTimer = setTimeout(() => this.drop(), PONG_WITHIN_MS);
   }
 
   schedulePing() {
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
+  }
+
+  visibilityChanged() {
+    if (!visible()) {
+      if (!this.live) return; // a try under way keeps its welcome deadline
+      clearTimeout(this.pongTimer); // a sleeping phone is not a dead link
+      this.pongTimer = null;
+    } else if (this.live) {
+      this.ping(); // the link may have died while the screen was off: find out now
+    } else {
+      this.reconnectNow();
+    }
   }
 
   /** Give up on a socket that stopped answering (Wi-Fi to mobile, a locked screen). */
@@ -175,6 +203,7 @@ export class RoomSocket {
     this.live = false;
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
+    this.pongTimer = null;
     if (this.stopped) return;
     if (code === CLOSE_UNKNOWN_ROOM || code === CLOSE_BAD_TOKEN) {
       this.stop();
@@ -188,9 +217,16 @@ export class RoomSocket {
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
-  /** The network came back or the page became visible: do not wait for the backoff. */
+  /** The network came back or the page became visible: do not wait for the backoff
+   * (nor for a try begun while offline, which would only fail). */
   reconnectNow() {
-    if (this.stopped || this.live || !this.retryTimer) return;
+    if (this.stopped || this.live || this.ws?.readyState === WebSocket.OPEN) return; // welcome is coming
+    if (this.ws) {
+      const ws = this.ws;
+      ws.onclose = ws.onmessage = null;
+      ws.close();
+      this.ws = null;
+    }
     this.connect();
   }
 
@@ -204,6 +240,8 @@ export class RoomSocket {
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
     window.removeEventListener("online", this.wake);
+    window.removeEventListener("offline", this.lost);
+    document.removeEventListener("visibilitychange", this.seen);
     for (const entry of this.pending.values()) {
       clearTimeout(entry.timer);
       entry.resolve({ ok: false, code: "not_sent", message: "Disconnected." });
@@ -216,3 +254,5 @@ export class RoomSocket {
     }
   }
 }
+
+const visible = () => document.visibilityState === "visible";

@@ -47,8 +47,10 @@ function boot() {
     status({ phase, attempt }) {
       const el = $("#conn");
       el.dataset.phase = phase;
-      const text = { connecting: "Connecting…", live: "● Live", reconnecting: `Reconnecting…${attempt > 1 ? ` (try ${attempt})` : ""}`, gone: "Offline" }[phase];
+      const text = { connecting: "Connecting…", live: "● Live", reconnecting: `Reconnecting…${attempt > 1 ? ` (try\u00a0${attempt})` : ""}`, gone: "Offline" }[phase];
       setText(el, text);
+      $("#tv-bank").classList.toggle("stale", phase !== "live"); // the BANK shown may be old
+      show($("#tv-bank-stale"), phase !== "live");
       if (phase === "gone") {
         setText($("#tv-gone-text"), `There is no game ${code} on this server.`);
         showSection("gone");
