@@ -20,6 +20,7 @@ from app.api.connection import (
     Connection,
 )
 from app.api.framing import text_frame
+from app.api.pending import Pending
 from app.bus.base import Bus, BusUnavailable, Frame
 from app.rooms.registry import RoomRegistry
 
@@ -34,6 +35,7 @@ class Hub:
         self.latest: dict[str, int] = {}  # highest seq a frame brought, per room with sockets
         self._resyncing: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.pending = Pending(bus, registry, self.on_reply, self._replies.__contains__)
 
     # -- membership ------------------------------------------------------------------
     async def add(self, conn: Connection) -> None:
@@ -132,7 +134,7 @@ class Hub:
                 conn.push(presence)
 
     def on_reply(self, key: str, payload: bytes) -> None:
-        target = self._replies.get(key)
+        target = self._replies.get(self.pending.claim(key) or "")  # once per send
         if isinstance(target, Connection):
             target.push(payload.decode())
         elif target is not None and not target.done():
@@ -145,7 +147,8 @@ class Hub:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._replies[key] = future
         try:
-            await self.registry.submit(code, {**envelope, "node": self.bus.node_id, "key": key})
+            tracked = {**envelope, "node": self.bus.node_id, "key": key}
+            await self.registry.submit(code, self.pending.track(code, tracked))
             async with asyncio.timeout(timeout):
                 return orjson.loads(await future)  # type: ignore[no-any-return]
         finally:

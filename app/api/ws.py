@@ -158,9 +158,11 @@ async def _handle(services: Services, conn: Connection, text: str) -> None:
         "id": command.id,
         "cmd": command.model_dump(exclude={"id"}, exclude_none=True),
     }
+    envelope = services.hub.pending.track(conn.code, envelope)  # answered once, whatever fails
     try:
         await services.registry.submit(conn.code, envelope)
     except BusUnavailable:
+        services.hub.pending.drop(str(envelope["key"]))
         conn.push(
             error_text("unavailable", "The room cannot take commands now; retry.", command.id)
         )

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import app.bus.redis as redis_bus
+import app.bus.redis_subscriber as redis_subscriber
 from app.bus.base import BusUnavailable, Frame
 from app.bus.redis import RedisBus, decode_frames, encode_frames
 from tests.bus.conftest import Recorder, new_code, until
@@ -130,7 +130,7 @@ async def test_redis_down_means_unavailable_then_everything_recovers(
 async def test_frames_lost_while_resubscribing_come_back_from_the_tail(
     redis_server: RedisServer, redis_pair: Pair, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(redis_bus, "BACKOFF_FIRST", 0.5)  # a wide window to publish into
+    monkeypatch.setattr(redis_subscriber, "BACKOFF_FIRST", 0.5)  # a wide window to publish into
     (owner, _), (listener, heard) = redis_pair
     code = new_code()
     await owner.create_room(code, b"s", b"e")
