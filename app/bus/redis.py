@@ -40,13 +40,15 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
-from app.bus.redis_answers import ANSWERS_KEPT, Awaited, answer_args, read_answers
+from app.bus.redis_answers import ANSWERS_KEPT, Answers, answer_args
 from app.bus.redis_inbox import READ_COUNT, Inbox
 from app.bus.redis_mux import Multiplexer
+from app.bus.redis_nodes import alive_key, lapsed, live
 from app.bus.redis_subscriber import Subscriber
 from app.bus.redis_wire import (
     CLAIM,
     COMMIT,
+    COMMIT_KEYS,
     CREATE,
     RELEASE,
     RENEW,
@@ -106,12 +108,12 @@ class RedisBus:
         self._connected = self._subscriber.connected
         self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
         self._listener: asyncio.Task[None] | None = None
-        self._awaited = Awaited()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._answers = Answers(self.node_id, self._mux.execute, self._call)
 
     # -- life -----------------------------------------------------------------------
     async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:
         self._subscriber.on_frame, self._subscriber.on_reply = on_frame, on_reply
+        self._answers.on_reply = on_reply
         listen = self._subscriber.listen_forever()
         self._listener = asyncio.create_task(listen, name="redis-subscriber")
         with contextlib.suppress(TimeoutError):  # start anyway: it keeps retrying
@@ -122,8 +124,7 @@ class RedisBus:
         if self._listener is not None:
             self._listener.cancel()
             await asyncio.gather(self._listener, return_exceptions=True)
-        for task in list(self._tasks):
-            task.cancel()
+        self._answers.close()
         await self._mux.close()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
@@ -214,7 +215,7 @@ class RedisBus:
         if reply is None:
             raise KeyError(code)
         owner, entry_id = reply
-        self._awaited.submitted(code, entry_id.decode())
+        self._answers.submitted(code, entry_id.decode())
         if owner == self.node_id.encode():
             self._poke(code)
 
@@ -224,16 +225,7 @@ class RedisBus:
     def _restored(self) -> None:
         """The subscription is back: owners re-read, and lost answers are sought."""
         self._inbox.wake_all()
-        rooms = self._awaited.rooms()
-        if rooms:
-            task = asyncio.create_task(self._recover(rooms), name="redis-answers")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _recover(self, rooms: list[str]) -> None:
-        await asyncio.gather(
-            *(self.recover_answers(code) for code in rooms), return_exceptions=True
-        )
+        self._answers.restored()
 
     async def read_commands(
         self, code: str, after: str, block_ms: int | None
@@ -259,22 +251,11 @@ class RedisBus:
         frames: Sequence[Frame],
         replies: Sequence[Reply] = (),
     ) -> bool:
-        parts = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers")
+        keys = [key(code, part) for part in COMMIT_KEYS]
         message = encode_frames(cursor, frames) if frames else b""
-        args: list[Any] = [
-            self._lease(epoch),
-            self.lease_ms,
-            self.ttl_ms,
-            snapshot,
-            cursor,
-            message,
-            key(code, "frames"),
-            ANSWERS_KEPT,
-            len(entries),
-            *entries,
-            *answer_args(replies),
-        ]
-        keys = [key(code, p) for p in parts]
+        head = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, message]
+        args = [*head, key(code, "frames"), ANSWERS_KEPT, len(entries), *entries]
+        args += answer_args(replies)
         done = bool(await self._call(lambda: self._mux.script(COMMIT, keys, args)))
         if not done:
             self._forget_owned(code)
@@ -284,30 +265,14 @@ class RedisBus:
 
     # -- nodes (heartbeats, for dropping the presence a dead process left behind) -------
     async def heartbeat(self) -> None:
-        alive = node_channel(self.node_id) + ":alive"
+        alive = alive_key(self.node_id)
         await self._call(lambda: self._mux.execute("SET", alive, b"1", "PX", self.node_ttl_ms))
 
     async def live_nodes(self, nodes: Collection[str]) -> set[str]:
-        """Those of `nodes` whose process beat recently."""
-        if not nodes:
-            return set()
-        ordered = list(nodes)
-        found = await self._mget([node_channel(node) + ":alive" for node in ordered])
-        return {node for node, hit in zip(ordered, found, strict=True) if hit is not None}
+        return await live(self._many, nodes)
 
     async def unowned(self, codes: Collection[str]) -> list[str]:
-        """Those of `codes` whose lease has lapsed (their owner may be dead)."""
-        if not codes:
-            return []
-        ordered = list(codes)
-        found = await self._mget([key(code, "lease") for code in ordered])
-        return [code for code, held in zip(ordered, found, strict=True) if held is None]
-
-    async def _mget(self, keys: list[str]) -> list[Any]:
-        """Values of many keys, 500 per MGET (on Redis Cluster: group them by slot)."""
-        chunks = [keys[at : at + 500] for at in range(0, len(keys), 500)]
-        replies = await self._many([("MGET", *chunk) for chunk in chunks])
-        return [value for reply in replies for value in reply]
+        return await lapsed(self._many, codes)
 
     # -- fan-out ---------------------------------------------------------------------
     async def subscribe(self, code: str) -> None:
@@ -325,17 +290,7 @@ class RedisBus:
     async def recover_answers(self, code: str) -> int:
         """Hand on again this node's answers kept in the room's stream since the last read
         (app/bus/redis_answers.py): those pub/sub lost. The hub drops those it already had."""
-        after = self._awaited.after(code)
-        if after is None:
-            return 0
-        execute, stream = self._mux.execute, key(code, "answers")
-        found, last = await self._call(lambda: read_answers(execute, stream, self.node_id, after))
-        self._awaited.read_up_to(code, last)
-        on_reply = self._subscriber.on_reply
-        for reply_key, payload in found:
-            if on_reply is not None:
-                on_reply(reply_key, payload)
-        return len(found)
+        return await self._answers.recover(code)
 
     async def _many(self, commands: list[tuple[Any, ...]]) -> list[Any]:
         """Several commands written at once (the multiplexer pipelines them)."""

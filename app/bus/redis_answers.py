@@ -18,11 +18,13 @@ is deleted with it; streams of dead nodes' answers go away with their rooms.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from app.bus.base import Reply
+from app.bus.base import Reply, ReplyHandler
+from app.bus.redis_wire import key
 
 ANSWERS_KEPT = 2000  # per room: minutes of play, seconds of a benchmark
 PAGE = 500  # entries per XRANGE
@@ -96,3 +98,53 @@ class Awaited:
         known = self._rooms.get(code)
         if known is not None:
             self._rooms[code] = (last, known[1])
+
+
+class Answers:
+    """This node's reading of the rooms' answer streams: after a break, or when asked."""
+
+    def __init__(
+        self,
+        node: str,
+        execute: Callable[..., Awaitable[Any]],
+        call: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
+    ) -> None:
+        self._node = node
+        self._execute = execute
+        self._call = call  # failures become BusUnavailable
+        self.on_reply: ReplyHandler | None = None
+        self._awaited = Awaited()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def submitted(self, code: str, entry_id: str) -> None:
+        self._awaited.submitted(code, entry_id)
+
+    def restored(self) -> None:
+        """The subscription is back: read every awaited room's stream (in the background)."""
+        rooms = self._awaited.rooms()
+        if rooms:
+            task = asyncio.create_task(self._recover_all(rooms), name="redis-answers")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _recover_all(self, rooms: list[str]) -> None:
+        await asyncio.gather(*(self.recover(code) for code in rooms), return_exceptions=True)
+
+    async def recover(self, code: str) -> int:
+        """Hand on this node's answers kept since the last read of the room's stream."""
+        after = self._awaited.after(code)
+        if after is None:
+            return 0
+        stream = key(code, "answers")
+        found, last = await self._call(
+            lambda: read_answers(self._execute, stream, self._node, after)
+        )
+        self._awaited.read_up_to(code, last)
+        for reply_key, payload in found:
+            if self.on_reply is not None:
+                self.on_reply(reply_key, payload)
+        return len(found)
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()

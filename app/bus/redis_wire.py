@@ -99,6 +99,7 @@ end
 return {owner, id}
 """
 
+COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers")
 # KEYS: lease snap log cursor cmds tail epoch answers
 # ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, answers maxlen,
 #       n entries, entries..., then (node, key, payload) per answer.
