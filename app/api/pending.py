@@ -133,6 +133,7 @@ class Pending:
                 for key, sent in waiting:
                     seq = _accepted_seq(accepted, sent.envelope)
                     if seq is not None:
+                        log.info("room %s: %s answered from the accepted ids", code, key)
                         self._deliver(key, ack(sent.envelope["id"], seq))
         except BusUnavailable:
             pass  # the next look tries again

@@ -209,3 +209,37 @@ async def test_a_command_lost_from_the_inbox_is_submitted_again_and_answered_onc
     assert [(e["seq"], e["data"]["dice"]) for e in rolls] == [(answer["seq"], [4, 4])]
     await asyncio.sleep(RESEND_AFTER)
     assert len(answers_to(banker, "lost", mark)) == 1, "answered once"
+
+
+async def test_an_answer_lost_everywhere_is_found_in_the_rooms_accepted_ids(
+    make_cluster: Callable[..., Cluster],
+) -> None:
+    cluster = make_cluster(2, BANKIT_LEASE_SECONDS="10")  # no takeover while stopped
+    owner, sender = cluster.servers
+    table = Table(owner.base_url, rounds=10)
+    table.join("Ann")
+    banker = await Client.connect(sender.ws_url, table.code, table.banker_token)
+    await banker.ok(type="start")
+    answers = f"bankit:{{{table.code}}}:answers"
+    kept = lambda: int(cluster.redis.command("XLEN", answers)[1:])  # noqa: E731
+    before = kept()  # the join's answer and the start's
+    cluster.stop(0)  # the owner stalls, so the roll waits ...
+    mark = len(banker.messages)
+    await banker.send({"type": "roll", "dice": [4, 4], "id": "found"})
+    queued = lambda: int(cluster.redis.command("XLEN", f"bankit:{{{table.code}}}:cmds")[1:]) == 2  # noqa: E731
+    poll(queued, 5, "the roll queued")
+    cluster.stop(1)  # ... the sender stalls, and loses its pub/sub connection
+    cluster.redis.command("CLIENT", "KILL", "TYPE", "pubsub")
+    cluster.resume(0)  # the owner commits: the answer is published to nobody ...
+    poll(lambda: kept() == before + 1, 5, "the roll's answer kept")
+    cluster.redis.command("DEL", answers)  # ... and its durable copy is gone (trimmed)
+    cluster.resume(1)
+    resumed = time.monotonic()
+    answer = await banker.wait_for(lambda m: is_answer(m) and m["id"] == "found", 10, mark)
+    assert answer["type"] == "ack", answer
+    assert time.monotonic() - resumed < 4, "found before any re-submission (5 s)"
+    assert "answered from the accepted ids" in sender.log()
+    rolls = [e for e in table.log() if e["type"] == "roll"]
+    assert [(e["seq"], e["data"]["dice"]) for e in rolls] == [(answer["seq"], [4, 4])]
+    await asyncio.sleep(RESEND_AFTER)
+    assert len(answers_to(banker, "found", mark)) == 1, "answered once"
