@@ -78,6 +78,8 @@ class Awaited:
         """Remember a start before the command's id (answers come after it, on one clock)."""
         known = self._rooms.get(code)
         if known is None:
+            if len(self._rooms) >= 10_000:
+                self.rooms()  # forget the quiet ones
             ms = int(entry_id.partition("-")[0] or 0)
             known = (f"{max(0, ms - CLOCK_MARGIN_MS)}-0", 0.0)
         self._rooms[code] = (known[0], time.monotonic())
