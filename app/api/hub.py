@@ -21,6 +21,7 @@ from app.api.connection import (
     Connection,
 )
 from app.api.framing import text_frame
+from app.api.pending import Pending
 from app.bus.base import Bus, BusUnavailable, Frame
 from app.rooms import outgoing
 from app.rooms.envelope import CommandEnvelope
@@ -37,6 +38,7 @@ class Hub:
         self.latest: dict[str, int] = {}  # highest seq a frame brought, per room with sockets
         self._resyncing: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.pending = Pending(bus, registry, self.on_reply, self._replies.__contains__)
 
     # -- membership ------------------------------------------------------------------
     async def add(self, conn: Connection) -> None:
@@ -134,7 +136,7 @@ class Hub:
                 conn.push(presence)
 
     def on_reply(self, key: str, payload: bytes) -> None:
-        target = self._replies.get(key)
+        target = self._replies.get(self.pending.claim(key) or "")  # once per send
         if isinstance(target, Connection):
             target.push(payload.decode())
         elif target is not None and not target.done():
@@ -148,7 +150,7 @@ class Hub:
         self._replies[key] = future
         try:
             addressed = dataclasses.replace(envelope, node=self.bus.node_id, key=key)
-            await self.registry.submit(code, addressed)
+            await self.registry.submit(code, self.pending.track(code, addressed))
             async with asyncio.timeout(timeout):
                 return orjson.loads(await future)  # type: ignore[no-any-return]
         finally:

@@ -157,9 +157,11 @@ async def _handle(services: Services, conn: Connection, text: str) -> None:
         node=services.bus.node_id,
         key=conn.key,
     )
+    envelope = services.hub.pending.track(conn.code, envelope)  # answered once, whatever fails
     try:
         await services.registry.submit(conn.code, envelope)
     except BusUnavailable:
+        services.hub.pending.drop(envelope.key)
         conn.push(
             error_text("unavailable", "The room cannot take commands now; retry.", message.id)
         )

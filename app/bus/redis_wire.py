@@ -1,7 +1,8 @@
 """The Redis backplane's wire: key and channel names, the frames message, the Lua scripts.
 
 Every key and channel of a room carries the room code as a hash tag (`{CODE}`), so
-a room's keys share one Redis Cluster slot and each script touches one slot.
+a room's keys share one Redis Cluster slot and each script touches one slot. The room's
+`answers` stream (`bankit:{CODE}:answers`) is one of them: see app/bus/redis_answers.py.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def cursor_key(cursor: str) -> tuple[int, int]:
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6])
+redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], '0', 'PX', ARGV[3])
@@ -84,27 +85,33 @@ return 1
 """
 
 # The poke goes to the lease holder's node channel; the caller pokes itself locally.
+# Returns {owner or '', the command's stream id} (the id dates it, for answers).
 SUBMIT = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
+local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 local lease = redis.call('GET', KEYS[3])
-if not lease then return '' end
+if not lease then return {'', id} end
 local owner = string.match(lease, ' (.*)$')
 if owner ~= ARGV[2] then
   redis.call('PUBLISH', 'bankit:node:{' .. owner .. '}', 'P' .. ARGV[4])
 end
-return owner
+return {owner, id}
 """
 
-# KEYS: lease snap log cursor cmds tail epoch
-# ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, entries...
+COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers")
+# KEYS: lease snap log cursor cmds tail epoch answers
+# ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, answers maxlen,
+#       n entries, entries..., then (node, key, payload) per answer.
+# Each answer is kept in the room's answer stream (same slot) and published to its node's
+# channel here, so it exists, and goes out, iff the commit happened.
 COMMIT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local ttl = ARGV[3]
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
-if #ARGV > 7 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 8)) end
+local n = tonumber(ARGV[9])
+if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 10, 9 + n)) end
 redis.call('PEXPIRE', KEYS[3], ttl)
 redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
 redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
@@ -113,6 +120,17 @@ redis.call('PEXPIRE', KEYS[7], ttl)
 if ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6], 'PX', ttl)
   redis.call('PUBLISH', ARGV[7], ARGV[6])
+end
+local at = 10 + n
+if at <= #ARGV then
+  while at <= #ARGV do
+    local node, k, payload = ARGV[at], ARGV[at + 1], ARGV[at + 2]
+    redis.call('XADD', KEYS[8], 'MAXLEN', '~', ARGV[8], '*', 'n', node, 'k', k,
+      'p', payload)
+    redis.call('PUBLISH', 'bankit:node:{' .. node .. '}', 'R' .. k .. '\\n' .. payload)
+    at = at + 3
+  end
+  redis.call('PEXPIRE', KEYS[8], ttl)
 end
 return 1
 """

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-import app.bus.redis as redis_bus
-from app.bus.base import BusUnavailable, Frame
+import app.bus.redis_subscriber as redis_subscriber
+from app.bus.base import BusUnavailable, Frame, Reply
 from app.bus.redis import RedisBus, decode_frames, encode_frames
 from tests.bus.conftest import Recorder, new_code, until
 from tests.redis_server import RedisServer
@@ -130,7 +130,7 @@ async def test_redis_down_means_unavailable_then_everything_recovers(
 async def test_frames_lost_while_resubscribing_come_back_from_the_tail(
     redis_server: RedisServer, redis_pair: Pair, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(redis_bus, "BACKOFF_FIRST", 0.5)  # a wide window to publish into
+    monkeypatch.setattr(redis_subscriber, "BACKOFF_FIRST", 0.5)  # a wide window to publish into
     (owner, _), (listener, heard) = redis_pair
     code = new_code()
     await owner.create_room(code, b"s", b"e")
@@ -153,6 +153,49 @@ async def test_frames_lost_while_resubscribing_come_back_from_the_tail(
     assert await owner.commit(code, epoch, cursor, b"s3", [b"e3"], [Frame("state", 3, "three")])
     await until(lambda: len(heard.of(code)) == 3, what="the next frame")
     assert [frame.seq for frame in heard.of(code)] == [2, 2, 3]
+
+
+async def test_an_answer_committed_while_the_subscriber_is_away_comes_after_it_reconnects(
+    redis_server: RedisServer, redis_pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(redis_subscriber, "BACKOFF_FIRST", 0.5)  # a wide window to commit into
+    (owner, _), (sender, heard) = redis_pair
+    code = new_code()
+    await owner.create_room(code, b"s", b"e")
+    epoch = await owner.claim(code)
+    await sender.submit(code, b"c")
+    redis_server.command("CLIENT", "KILL", "TYPE", "pubsub")
+    await until(lambda: not sender._connected.is_set(), what="the sender noticing")
+    cursor = (await owner.read_commands(code, "0", 1000))[-1][0]
+    answers = [Reply(sender.node_id, "c:k#1", b"ack"), Reply(sender.node_id, "c:k#2", b"dup")]
+    assert await owner.commit(code, epoch, cursor, b"s2", [b"e2"], [], answers)
+    assert not sender._connected.is_set() and heard.replies == [], "published while away"
+    await until(lambda: len(heard.replies) == 2, what="the answers after reconnecting")
+    assert heard.replies == [("c:k#1", b"ack"), ("c:k#2", b"dup")], "both sends, in order"
+    # Read again (an overdue answer): the stream is read from where it was left.
+    assert await sender.recover_answers(code) == 0
+    assert await owner.recover_answers(code) == 0, "nothing for a process that sent nothing"
+
+
+async def test_committed_answers_are_kept_in_the_rooms_stream_and_published_once(
+    redis_pair: Pair,
+) -> None:
+    (owner, mine), (sender, heard) = redis_pair
+    code = new_code()
+    await owner.create_room(code, b"s", b"e")
+    epoch = await owner.claim(code)
+    await sender.submit(code, b"c")
+    cursor = (await owner.read_commands(code, "0", 1000))[-1][0]
+    answer = Reply(sender.node_id, "c:k#1", b"ack")
+    assert await owner.commit(code, epoch, cursor, b"s2", [b"e2"], [], [answer])
+    await until(lambda: heard.replies, what="the published answer")
+    assert await sender.recover_answers(code) == 1, "kept in the room's stream"
+    assert heard.replies == [("c:k#1", b"ack")] * 2, "handed on again: the hub keeps the first"
+    assert mine.replies == []
+    assert not await owner.commit(code, epoch + 1, cursor, b"x", [], [], [answer])
+    assert await sender.recover_answers(code) == 0, "a fenced commit keeps no answer"
+    await owner.delete_room(code)
+    assert await sender.recover_answers(code) == 0
 
 
 async def test_nodes_report_their_liveness_and_rooms_their_lapsed_leases(redis_pair: Pair) -> None:
