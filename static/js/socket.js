@@ -9,9 +9,9 @@
 
 const PING_EVERY_MS = 1_000; // the server allows 100 messages/s; pings are not room events
 const PONG_WITHIN_MS = 2_500; // silence this long, while visible, means the link is dead
-const WELCOME_WITHIN_MS = 5_000; // a socket that opened into a dead link never welcomes
+const WELCOME_WITHIN_MS = 3_000; // a socket that opened into a dead link never welcomes
 const FIRST_DELAY_MS = 500;
-const MAX_DELAY_MS = 15_000;
+const MAX_DELAY_MS = 8_000;
 const BUSY_DELAY_MS = 3_000; // 1013: the server asked us to come back later
 const COMMAND_TTL_MS = 8_000; // a command not answered by then is reported as not sent
 const RETRY_MS = 1_000; // after `unavailable`
