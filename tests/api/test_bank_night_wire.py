@@ -161,7 +161,8 @@ async def test_play_again_moves_everyone_to_a_new_room_with_the_same_tokens(
     table = Table(server.base_url, rounds=1)
     for name in ("Ann", "Bob", "Cy"):
         table.join(name)
-    assert seat_late(server, table.code, "Gran", None, phone=False).status_code == 201
+    gran = seat_late(server, table.code, "Gran", None, phone=False)
+    gran_id = gran.json()["player_id"]
     banker = await Client.connect(server.ws_url, table.code, table.banker_token)
     await banker.ok(type="start")
     phones = {
@@ -196,6 +197,14 @@ async def test_play_again_moves_everyone_to_a_new_room_with_the_same_tokens(
     assert seats == [("Ann", True), ("Bob", True), ("Cy", True), ("Gran", False)]
     assert (state["status"], state["previous_game"], state["rounds"]) == ("lobby", table.code, 1)
     assert await new_banker.ok(type="start") > state["seq"]
+    created = httpx.get(f"{server.base_url}/api/rooms/{new_code}/log").json()["events"][0]
+    assert created["data"] == {
+        "game": "bank",
+        "rounds": 1,
+        "roll_entry": "banker",
+        "parent": table.code,
+        "no_phone": [gran_id],
+    }
 
     old = table.state()  # the finished game stays viewable
     assert (old["status"], old["next_game"]) == ("finished", new_code)
