@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
@@ -62,9 +62,19 @@ async def create_room(
 
 
 @router.post("/rooms/{code}/players", status_code=201, response_model=PlayerJoined)
-async def join_room(code: str, body: JoinRoom, request: Request) -> PlayerJoined:
-    """Take a seat while the room is in the lobby (the banker adds phoneless players here too)."""
-    return await seat_player(services_of(request), code, body.name, "rooms")
+async def join_room(
+    code: str,
+    body: JoinRoom,
+    request: Request,
+    authorization: Annotated[str | None, Header()] = None,
+) -> PlayerJoined:
+    """Take a seat while the room is in the lobby (the banker adds phoneless players here
+    too, `"phone": false`); after the start only with `Authorization: Bearer <banker token>`."""
+    services = services_of(request)
+    by_banker = authorization is not None and await is_creator(services, code, authorization)
+    return await seat_player(
+        services, code, body.name, "rooms", phone=body.phone, by_banker=by_banker
+    )
 
 
 @router.get("/rooms/{code}", response_model=RoomState)
@@ -112,13 +122,36 @@ async def stored_log(services: Services, code: str, collection: str) -> list[dic
     return await services.registry.log_entries(code.upper()) or []
 
 
-async def seat_player(services: Services, code: str, name: str, collection: str) -> PlayerJoined:
+async def is_creator(services: Services, code: str, authorization: str) -> bool:
+    """The bearer token is the room creator's (its banker's); 403 not_allowed if it is not."""
+    snapshot = await stored(services, code, "rooms")
+    scheme, _, token = authorization.partition(" ")
+    principal = snapshot["tokens"].get(hash_token(token.strip()))
+    if scheme.lower() != "bearer" or principal != snapshot["creator"]:
+        raise ApiError("not_allowed", "Only the banker's token seats a player late.", 403)
+    return True
+
+
+async def seat_player(
+    services: Services,
+    code: str,
+    name: str,
+    collection: str,
+    *,
+    phone: bool = True,
+    by_banker: bool = False,
+) -> PlayerJoined:
     """A `join` through the room's single order; its answer decides."""
     code = code.upper()
     game = services.games[(await stored(services, code, collection))["game"]]
     token, player_id = new_token(), new_player_id()
+    command: dict[str, Any] = {"type": "join", "player_id": player_id, "name": name}
+    if not phone:
+        command["phone"] = False
+    if by_banker:
+        command["by_banker"] = True
     try:
-        join = game.server_command({"type": "join", "player_id": player_id, "name": name})
+        join = game.server_command(command)
     except BadCommand:  # the JSON of the name itself is broken (a lone surrogate)
         raise ApiError("bad_name", "A name cannot hold invalid Unicode.") from None
     envelope = CommandEnvelope(role=PLAYER, pid=player_id, id=None, cmd=join, th=hash_token(token))

@@ -59,6 +59,7 @@ def read_message(text: str) -> Message:
 class JoinRoom(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
     name: Annotated[str, Field(max_length=MAX_NAME * 8)]
+    phone: bool = True  # False: the banker seats someone who plays without a phone
 
 
 class ErrorDetail(BaseModel):

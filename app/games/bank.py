@@ -8,7 +8,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
 from app.games import Game
-from app.rules.bank import MAX_ROUNDS, Bank, BankRules, Join, Kick, Lock, Roll, Start
+from app.rules.bank import (
+    MAX_ROUNDS,
+    Bank,
+    BankRules,
+    Join,
+    Kick,
+    Lock,
+    PlayAgain,
+    Roll,
+    Spawned,
+    Start,
+    Unbank,
+)
 
 
 class CreateBank(BaseModel):
@@ -25,10 +37,13 @@ class TableLink(BaseModel):
 
 
 class CreateTable(CreateBank):
-    """A tournament's table room: created by the server only (a `create_room` effect)."""
+    """A room the server creates (a `create_room` effect): a tournament's table, or the
+    next game of a room played again (`parent` is then that room; `no_phone`: its seats
+    that have no phone)."""
 
     parent: str
-    tournament: TableLink
+    tournament: TableLink | None = None
+    no_phone: list[str] | None = None
 
 
 def make_game(settings: Settings) -> Game:
@@ -38,6 +53,6 @@ def make_game(settings: Settings) -> Game:
         rules=BankRules(settings.max_players),
         options=CreateBank,
         server_options=CreateTable,
-        commands=(Start, Roll, Bank, Kick),
-        server_commands=(Join, Lock),
+        commands=(Start, Roll, Bank, Unbank, Kick, PlayAgain),
+        server_commands=(Join, Lock, Spawned),
     )

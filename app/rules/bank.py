@@ -1,4 +1,7 @@
-"""The rules of BANK! (ThunderHive Games), pure.
+"""The rules of BANK! (ThunderHive Games), pure: the rules class and its decisions.
+
+The state and what each event does to it are in `bank_state.py`, the commands in
+`bank_commands.py`, the state object clients see in `bank_view.py`.
 
 Choices where the rule sheet is silent (also in docs/protocol.md):
 - Round 1 is opened by the first player to join. Every later round is opened by the
@@ -7,20 +10,49 @@ Choices where the rule sheet is silent (also in docs/protocol.md):
 - After a BANK by the player whose turn it is, the turn passes to the next player
   who has not banked.
 - After the game ends, `last_roll` keeps the roll that ended it.
+- A roll entered as a total (the banker's pad) is never doubles: doubles are entered
+  as dice.
+- A player the banker seats after the start joins the round in play at 0 and may
+  BANK from the next roll on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal
+from dataclasses import replace
+from typing import Any
 
+from app.rules.bank_commands import (
+    Bank,
+    BankCommand,
+    Join,
+    Kick,
+    Lock,
+    PlayAgain,
+    Roll,
+    Spawned,
+    Start,
+    Unbank,
+)
+from app.rules.bank_state import (
+    SAFE_ROLLS,
+    BankState,
+    Dice,
+    Player,
+    TableOf,
+    after_bank,
+    after_join,
+    after_roll,
+    after_unbank,
+    roll_value,
+)
+from app.rules.bank_view import view
 from app.rules.base import (
     NO_SEATING,
-    STRICT,
     SYSTEM,
     Chance,
     Connected,
+    Effect,
     Event,
     RuleError,
     Seating,
@@ -29,132 +61,30 @@ from app.rules.base import (
 )
 from app.rules.names import MAX_NAME, clean_name, name_taken
 
-SAFE_ROLLS = 3
 ROLL_ENTRIES = ("banker", "roller", "virtual")
 MAX_ROUNDS = 100
-Status = Literal["lobby", "playing", "finished"]
-Dice = tuple[int, int]
+AGAIN = "again"  # the id of play_again's create_room effect
 
-__all__ = ["MAX_NAME", "BankRules", "BankState", "clean_name", "roll_value"]
-
-
-# -- commands (validated from the wire by app/games/bank.py) -----------------------------
-@dataclass(frozen=True, slots=True)
-class Start:
-    __pydantic_config__: ClassVar[Any] = STRICT
-    type: Literal["start"]
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    __pydantic_config__: ClassVar[Any] = STRICT
-    type: Literal["roll"]
-    dice: list[int] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Bank:
-    __pydantic_config__: ClassVar[Any] = STRICT
-    type: Literal["bank"]
-    player_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Kick:
-    __pydantic_config__: ClassVar[Any] = STRICT
-    type: Literal["kick"]
-    player_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    """Built by the server for `POST /api/rooms/{code}/players`, never read from a socket."""
-
-    player_id: str
-    name: str
-    type: Literal["join"] = "join"
-
-
-@dataclass(frozen=True, slots=True)
-class Lock:
-    """Sent by the server when a tournament has scored this table: undo stops here."""
-
-    type: Literal["lock"] = "lock"
-
-
-BankCommand = Start | Roll | Bank | Kick | Join | Lock
-
-
-@dataclass(frozen=True, slots=True)
-class TableOf:
-    """A tournament table room: which tournament, game and table it is."""
-
-    tournament: str
-    game: int
-    table: int
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    id: str
-    name: str
-    score: int = 0
-    banked: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class LastRoll:
-    dice: Dice
-    by: str
-    seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class Banking:
-    player_id: str
-    amount: int
-    seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    round: int
-    ended_by: Literal["seven", "all_banked"]
-    bank: int
-    banked: tuple[Banking, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BankState:
-    rounds: int
-    roll_entry: str
-    max_players: int = 50
-    status: Status = "lobby"
-    round: int = 0
-    roll_count: int = 0
-    bank: int = 0
-    turn: str | None = None
-    last_roll: LastRoll | None = None
-    players: tuple[Player, ...] = ()
-    banked_now: tuple[Banking, ...] = ()
-    rounds_log: tuple[RoundResult, ...] = ()
-    table: TableOf | None = None
-    locked: bool = False
-
-    def player(self, player_id: str) -> Player | None:
-        return next((p for p in self.players if p.id == player_id), None)
-
-
-def roll_value(bank: int, roll_number: int, dice: Dice) -> int | None:
-    """The BANK after roll number `roll_number` (1-based), or None when a 7 ends the round."""
-    total = dice[0] + dice[1]
-    if roll_number <= SAFE_ROLLS:
-        return bank + (70 if total == 7 else total)
-    if total == 7:
-        return None
-    if dice[0] == dice[1]:
-        return bank * 2
-    return bank + total
+__all__ = [
+    "MAX_NAME",
+    "MAX_ROUNDS",
+    "SAFE_ROLLS",
+    "Bank",
+    "BankRules",
+    "BankState",
+    "Dice",
+    "Join",
+    "Kick",
+    "Lock",
+    "PlayAgain",
+    "Player",
+    "Roll",
+    "Spawned",
+    "Start",
+    "Unbank",
+    "clean_name",
+    "roll_value",
+]
 
 
 class BankRules:
@@ -167,8 +97,12 @@ class BankRules:
         events=frozenset({"roll"}),
         nothing_left="There is no roll to take back.",
         not_allowed="Only the banker can undo.",
-        barriers=frozenset({"lock"}),
-        barred=("game_over", "The tournament has scored this game: it can no longer change."),
+        barriers=frozenset({"lock", "play_again"}),
+        barred=(
+            "game_over",
+            "This game is closed (scored by its tournament, or played again): "
+            "it can no longer change.",
+        ),
     )
 
     def __init__(self, max_players: int = 50) -> None:
@@ -184,10 +118,18 @@ class BankRules:
             raise RuleError("bad_roll_entry", "roll_entry is banker, roller or virtual.")
         link = options.get("tournament")
         table = None
+        previous = None
         if link is not None:  # only the server creates table rooms (app/games/bank.py)
             table = TableOf(str(options["parent"]), int(link["game"]), int(link["table"]))
+        elif options.get("parent") is not None:  # made by play_again in that room
+            previous = str(options["parent"])
         return BankState(
-            rounds=rounds, roll_entry=roll_entry, max_players=self.max_players, table=table
+            rounds=rounds,
+            roll_entry=roll_entry,
+            max_players=self.max_players,
+            table=table,
+            previous_game=previous,
+            no_phone=frozenset(options.get("no_phone") or ()),
         )
 
     # -- decide ------------------------------------------------------------------
@@ -195,16 +137,22 @@ class BankRules:
         self, state: BankState, sender: Sender, command: BankCommand, chance: Chance
     ) -> Event:
         match command:
-            case Roll(dice=dice):
-                return self._decide_roll(state, sender, dice, chance)
+            case Roll(dice=dice, total=total):
+                return self._decide_roll(state, sender, dice, total, chance)
             case Bank(player_id=player_id):
                 return self._decide_bank(state, sender, player_id)
+            case Unbank(player_id=player_id):
+                return self._decide_unbank(state, sender, player_id)
             case Start():
                 return self._decide_start(state, sender)
-            case Join(player_id=player_id, name=name):
-                return self._decide_join(state, sender, player_id, name)
+            case Join():
+                return self._decide_join(state, sender, command)
             case Kick(player_id=player_id):
                 return self._decide_kick(state, sender, player_id)
+            case PlayAgain(drop=drop):
+                return self._decide_play_again(state, sender, drop or [])
+            case Spawned():
+                return self._decide_spawned(state, sender, command)
             case Lock():
                 if sender.role != SYSTEM:
                     raise RuleError("not_allowed", "Only the server closes a tournament table.")
@@ -212,17 +160,29 @@ class BankRules:
         raise RuleError("bad_message", f"Unknown command {command!r}.")
 
     def _decide_roll(
-        self, state: BankState, sender: Sender, dice: list[int] | None, chance: Chance
+        self,
+        state: BankState,
+        sender: Sender,
+        dice: list[int] | None,
+        total: int | None,
+        chance: Chance,
     ) -> Event:
+        if dice is not None and total is not None:
+            raise RuleError("bad_message", "A roll is its dice or its total, not both.")
         if dice is not None and (len(dice) != 2 or not all(1 <= d <= 6 for d in dice)):
             raise RuleError("bad_message", "dice: two integers from 1 to 6, e.g. [3, 4].")
+        if total is not None and not 3 <= total <= 11:
+            raise RuleError(
+                "bad_message", "total: 3 to 11 (2 and 12 are always doubles: send the dice)."
+            )
         virtual = state.roll_entry == "virtual"
-        if dice is None and not virtual:
+        entered = dice is not None or total is not None
+        if not entered and not virtual:
             raise RuleError("bad_message", "A roll needs its dice, e.g. [3, 4].")
         if sender.role == "player":
             if state.roll_entry == "banker":
                 raise RuleError("not_allowed", "In this game the banker enters the rolls.")
-            if virtual and dice is not None:
+            if virtual and entered:
                 raise RuleError("not_allowed", "In this game the server rolls the dice.")
         elif sender.role != "banker":
             raise RuleError("not_allowed", "Spectators cannot roll.")
@@ -233,6 +193,8 @@ class BankRules:
                 raise RuleError("already_banked", "You banked this round: you sit it out.")
             if state.turn != sender.player_id:
                 raise RuleError("not_your_turn", "It is not your turn to roll.")
+        if total is not None:
+            return Event("roll", {"total": total, "player_id": state.turn})
         rolled = list(dice) if dice is not None else list(chance.dice(2))
         return Event("roll", {"dice": rolled, "player_id": state.turn})
 
@@ -250,14 +212,46 @@ class BankRules:
         player = state.player(target)
         if player is None:
             raise RuleError("unknown_player", "No such player in this room.")
-        if state.status == "finished" and state.rounds_log[-1].ended_by == "seven":
+        too_late = bool(state.rounds_log) and state.rounds_log[-1].ended_by == "seven"
+        if state.status == "finished" and too_late:
             raise RuleError("round_over", "Too late: the 7 came first.")
         _require_playing(state)
         if state.roll_count == 0:
+            if too_late:
+                raise RuleError("round_over", "Too late: the 7 came first.")
             raise RuleError("round_over", "No round is live: wait for the first roll.")
         if player.banked:
             raise RuleError("already_banked", f"{player.name} already banked this round.")
-        return Event("bank", {"player_id": target, "amount": state.bank})
+        if player.waiting:
+            raise RuleError(
+                "just_joined", f"{player.name} joined during this round: BANK after the next roll."
+            )
+        data: dict[str, Any] = {"player_id": target, "amount": state.bank}
+        if sender.role == "banker":
+            data["by_banker"] = True
+        return Event("bank", data)
+
+    def _decide_unbank(self, state: BankState, sender: Sender, player_id: str) -> Event:
+        if sender.role != "banker":
+            raise RuleError("not_allowed", "Only the banker takes back a BANK.")
+        player = state.player(player_id)
+        if player is None:
+            raise RuleError("unknown_player", "No such player in this room.")
+        if state.status == "lobby":
+            raise RuleError("not_started", "The game has not started yet.")
+        banking = next((b for b in state.banked_now if b.player_id == player_id), None)
+        if banking is not None:
+            if not banking.by_banker:
+                raise RuleError(
+                    "not_allowed", f"{player.name} banked from their own phone: it stands."
+                )
+            data = {"player_id": player_id, "amount": banking.amount, "bank_seq": banking.seq}
+            return Event("unbank", data)
+        if any(b.player_id == player_id for r in state.rounds_log for b in r.banked):
+            raise RuleError("round_over", "That BANK's round is over: it stands.")
+        if state.status == "finished":
+            raise RuleError("game_over", "The game is over.")
+        raise RuleError("nothing_to_undo", f"{player.name} has not banked this round.")
 
     def _decide_start(self, state: BankState, sender: Sender) -> Event:
         if sender.role != "banker":
@@ -268,19 +262,23 @@ class BankRules:
             raise RuleError("not_enough_players", "A game needs at least one player.")
         return Event("start", {})
 
-    def _decide_join(
-        self, state: BankState, sender: Sender, player_id: str, raw_name: str
-    ) -> Event:
-        name = clean_name(raw_name)
+    def _decide_join(self, state: BankState, sender: Sender, join: Join) -> Event:
+        name = clean_name(join.name)
         if state.table is not None and sender.role != SYSTEM:
             raise RuleError("not_in_lobby", "This is a tournament table: join the tournament.")
-        if state.status != "lobby":
-            raise RuleError("not_in_lobby", "The game has started: players join in the lobby.")
+        late = state.status == "playing" and join.by_banker
+        if state.status != "lobby" and not late:
+            raise RuleError("not_in_lobby", "The game has started: only the banker can seat you.")
         if name_taken(name, [p.name for p in state.players]):
             raise RuleError("name_taken", f"{name!r} is taken in this room.")
         if len(state.players) >= state.max_players:
             raise RuleError("room_full", f"A room seats at most {state.max_players} players.")
-        return Event("join", {"player_id": player_id, "name": name})
+        data: dict[str, Any] = {"player_id": join.player_id, "name": name}
+        if not join.phone or join.player_id in state.no_phone:
+            data["phone"] = False
+        if late:
+            data["late"] = True
+        return Event("join", data)
 
     def _decide_kick(self, state: BankState, sender: Sender, player_id: str) -> Event:
         if sender.role != "banker":
@@ -293,16 +291,54 @@ class BankRules:
             raise RuleError("not_in_lobby", "Players can be removed only in the lobby.")
         return Event("kick", {"player_id": player_id})
 
+    def _decide_play_again(self, state: BankState, sender: Sender, drop: list[str]) -> Event:
+        if sender.role != "banker":
+            raise RuleError("not_allowed", "Only the banker starts the next game.")
+        if state.table is not None:
+            raise RuleError("not_allowed", "The tournament plays its next game itself.")
+        if state.status != "finished":
+            raise RuleError("not_finished", "Play again once this game is over.")
+        if state.again:
+            raise RuleError("already_playing_again", "The next game is already made.")
+        if any(state.player(pid) is None for pid in drop):
+            raise RuleError("unknown_player", "No such player in this room.")
+        kept = [p for p in state.players if p.id not in drop]
+        if not kept:
+            raise RuleError("not_enough_players", "A game needs at least one player.")
+        seats = [{"player_id": p.id, "name": p.name} for p in kept]
+        options: dict[str, Any] = {"rounds": state.rounds, "roll_entry": state.roll_entry}
+        phoneless = [p.id for p in kept if not p.has_phone]
+        if phoneless:
+            options["no_phone"] = phoneless
+        spawn = {"game": "bank", "options": options, "seats": seats}
+        data = {"drop": sorted(set(drop)), "seats": seats}
+        return Event("play_again", data, effects=(Effect("create_room", AGAIN, spawn),))
+
+    def _decide_spawned(self, state: BankState, sender: Sender, spawned: Spawned) -> Event:
+        if sender.role != SYSTEM:
+            raise RuleError("not_allowed", "Only the server says where the next game is.")
+        if not state.again or spawned.effect != AGAIN:
+            raise RuleError("not_allowed", "No next game is being made.")
+        if state.next_game is not None:
+            raise RuleError("already_playing_again", "The next game is already made.")
+        return Event("spawned", {"code": spawned.code})
+
     # -- evolve ------------------------------------------------------------------
     def evolve(self, state: BankState, event: Event, seq: int) -> BankState:
         data = event.data
         if event.type == "roll":
-            dice: Dice = (data["dice"][0], data["dice"][1])
-            return _after_roll(state, dice, data["player_id"], seq)
+            if "dice" in data:
+                dice: Dice = (data["dice"][0], data["dice"][1])
+                return after_roll(state, dice, dice[0] + dice[1], data["player_id"], seq)
+            return after_roll(state, None, data["total"], data["player_id"], seq)
         if event.type == "bank":
-            return _after_bank(state, data["player_id"], data["amount"], seq)
+            by_banker = bool(data.get("by_banker", False))
+            return after_bank(state, data["player_id"], data["amount"], seq, by_banker)
+        if event.type == "unbank":
+            return after_unbank(state, data["player_id"], data["amount"], data["bank_seq"], seq)
         if event.type == "join":
-            return replace(state, players=(*state.players, Player(data["player_id"], data["name"])))
+            phone = bool(data.get("phone", True))
+            return after_join(state, data["player_id"], data["name"], phone, seq)
         if event.type == "kick":
             kept = tuple(p for p in state.players if p.id != data["player_id"])
             return replace(state, players=kept)
@@ -310,6 +346,10 @@ class BankRules:
             return replace(state, status="playing", round=1, turn=state.players[0].id)
         if event.type == "lock":
             return replace(state, locked=True)
+        if event.type == "play_again":
+            return replace(state, again=True)
+        if event.type == "spawned":
+            return replace(state, next_game=data["code"])
         raise ValueError(f"BANK! has no event {event.type!r}")
 
     def seating(self, event: Event) -> Seating:
@@ -330,59 +370,11 @@ class BankRules:
             return {"status": state.status}
         return {"status": "finished", "totals": {p.id: p.score for p in state.players}}
 
-    # -- view ----------------------------------------------------------------------
     def view(self, state: BankState, connected: Connected) -> dict[str, Any]:
-        winners: list[str] = []
-        if state.status == "finished":
-            top = max(p.score for p in state.players)
-            winners = [p.id for p in state.players if p.score == top]
-        last = state.last_roll
-        return {
-            "game": "bank",
-            "status": state.status,
-            "rounds": state.rounds,
-            "round": state.round,
-            "roll_count": state.roll_count,
-            "bank": state.bank,
-            "roll_entry": state.roll_entry,
-            "turn": state.turn,
-            "last_roll": None
-            if last is None
-            else {"dice": list(last.dice), "by": last.by, "seq": last.seq},
-            "players": [
-                {
-                    "id": p.id,
-                    "name": p.name,
-                    "score": p.score,
-                    "banked": p.banked,
-                    "connected": connected(p.id),
-                }
-                for p in state.players
-            ],
-            "rounds_log": [
-                {
-                    "round": r.round,
-                    "ended_by": r.ended_by,
-                    "bank": r.bank,
-                    "banked": [
-                        {"player_id": b.player_id, "amount": b.amount, "seq": b.seq}
-                        for b in r.banked
-                    ],
-                }
-                for r in state.rounds_log
-            ],
-            "winners": winners,
-            **_tournament_view(state.table),
-        }
+        return view(state, connected)
 
     def player_ids(self, state: BankState) -> list[str]:
         return [p.id for p in state.players]
-
-
-def _tournament_view(table: TableOf | None) -> dict[str, Any]:
-    if table is None:
-        return {}
-    return {"tournament": {"code": table.tournament, "game": table.game, "table": table.table}}
 
 
 def _require_playing(state: BankState) -> None:
@@ -390,56 +382,3 @@ def _require_playing(state: BankState) -> None:
         raise RuleError("not_started", "The game has not started yet.")
     if state.status == "finished":
         raise RuleError("game_over", "The game is over.")
-
-
-def _next_active(state: BankState, after: str, players: tuple[Player, ...]) -> str | None:
-    """The first player after `after` in seating order who has not banked."""
-    ids = [p.id for p in players]
-    start = ids.index(after) if after in ids else -1
-    for step in range(1, len(players) + 1):
-        candidate = players[(start + step) % len(players)]
-        if not candidate.banked:
-            return candidate.id
-    return None
-
-
-def _after_roll(state: BankState, dice: Dice, roller: str, seq: int) -> BankState:
-    number = state.roll_count + 1
-    rolled = replace(state, roll_count=number, last_roll=LastRoll(dice, roller, seq))
-    value = roll_value(state.bank, number, dice)
-    if value is None:
-        return _end_round(rolled, "seven", roller)
-    return replace(rolled, bank=value, turn=_next_active(rolled, roller, rolled.players))
-
-
-def _after_bank(state: BankState, player_id: str, amount: int, seq: int) -> BankState:
-    players = tuple(
-        replace(p, score=p.score + amount, banked=True) if p.id == player_id else p
-        for p in state.players
-    )
-    banked = replace(
-        state, players=players, banked_now=(*state.banked_now, Banking(player_id, amount, seq))
-    )
-    if all(p.banked for p in players):
-        return _end_round(banked, "all_banked", state.last_roll.by if state.last_roll else "")
-    if state.turn == player_id:
-        return replace(banked, turn=_next_active(banked, player_id, players))
-    return banked
-
-
-def _end_round(
-    state: BankState, ended_by: Literal["seven", "all_banked"], last_roller: str
-) -> BankState:
-    result = RoundResult(state.round, ended_by, state.bank, state.banked_now)
-    players = tuple(replace(p, banked=False) for p in state.players)
-    ended = replace(
-        state,
-        players=players,
-        rounds_log=(*state.rounds_log, result),
-        banked_now=(),
-        roll_count=0,
-        bank=0,
-    )
-    if state.round >= state.rounds:
-        return replace(ended, status="finished", turn=None)
-    return replace(ended, round=state.round + 1, turn=_next_active(ended, last_roller, players))

@@ -89,7 +89,15 @@ def test_join_trims_the_name_and_returns_a_seat(server: ServerProcess) -> None:
     assert response.status_code == 201
     body = response.json()
     assert body["state"]["players"] == [
-        {"id": body["player_id"], "name": "Ann", "score": 0, "banked": False, "connected": False}
+        {
+            "id": body["player_id"],
+            "name": "Ann",
+            "score": 0,
+            "banked": False,
+            "connected": False,
+            "has_phone": True,
+            "waiting": False,
+        }
     ]
     assert len(body["token"]) >= 22
 

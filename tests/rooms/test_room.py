@@ -217,7 +217,7 @@ def test_the_state_frame_carries_the_view_once_encoded() -> None:
     assert state["code"] == "K7QF"
     assert state["seq"] == h.room.seq
     assert state["bank"] == 8
-    assert state["last_roll"] == {"dice": [4, 4], "by": "ann", "seq": h.room.seq}
+    assert state["last_roll"] == {"dice": [4, 4], "total": 8, "by": "ann", "seq": h.room.seq}
     assert [p["connected"] for p in state["players"]] == [False, False, False]
 
 
@@ -833,7 +833,7 @@ def test_each_log_entry_names_who_sent_it_and_what_replays_it() -> None:
         ("start", "banker", {}),
         ("roll", "banker", {"dice": [2, 3], "player_id": "ann"}),
         ("bank", "ann", {"player_id": "ann", "amount": 5}),
-        ("bank", "banker", {"player_id": "bob", "amount": 5}),
+        ("bank", "banker", {"player_id": "bob", "amount": 5, "by_banker": True}),
         ("roll", "banker", {"dice": [1, 1], "player_id": "bob"}),
         ("undo", "banker", {"undone_seq": 8}),
         ("kick", "banker", {"player_id": "dee"}),

@@ -2,10 +2,11 @@
 
 A random game: 1-4 players, 1-4 rounds, any roll-entry mode; then up to 60 random
 commands sent to a `Room` as the actor would: rolls (random dice, from the banker
-or a random player, with or without dice), BANKs from random players (for
-themselves, or by the banker on their behalf), undos, and now and then a retried
-command id. Each step records the state before and after, so that every property
-is checked at every step.
+or a random player, with or without dice; or only a total, 2 to 12, of which 2 and
+12 are refused), BANKs from random players (for themselves, or by the banker on
+their behalf), the banker's unbanks, undos, and now and then a retried command id.
+Each step records the state before and after, so that every property is checked at
+every step.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ FAST = settings(
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 command_ids = st.sampled_from([None] * 10 + ["c1", "c2"])
 
-KINDS = ["roll"] * 8 + ["bank"] * 5 + ["undo", "player_roll", "bare_roll"]
+KINDS = ["roll"] * 8 + ["bank"] * 5 + ["unbank"] * 3 + ["undo", "player_roll", "bare_roll", "total"]
 action = st.tuples(
     st.sampled_from(KINDS),
     dice,
@@ -99,6 +100,10 @@ def envelope_for(act: tuple[Any, ...], players: int) -> dict[str, Any]:
         return {**banker, "cmd": {"type": "roll", "dice": [a, b]}}
     if kind == "bare_roll":
         return {**banker, "cmd": {"type": "roll"}}
+    if kind == "total":
+        return {**(player if by_banker else banker), "cmd": {"type": "roll", "total": a + b}}
+    if kind == "unbank":
+        return {**banker, "cmd": {"type": "unbank", "player_id": pid}}
     if kind == "player_roll":
         cmd: dict[str, Any] = {"type": "roll", "dice": [a, b]} if by_banker else {"type": "roll"}
         return {**player, "cmd": cmd}
@@ -176,11 +181,11 @@ def without_seq(view: dict[str, Any]) -> dict[str, Any]:
 # ============================================================================ properties
 @FAST
 @given(games)
-def test_scores_never_decrease_except_by_undo(game: dict[str, Any]) -> None:
+def test_scores_never_decrease_except_by_undo_or_unbank(game: dict[str, Any]) -> None:
     played = play(game)
     for step in played.steps:
         event = step.event
-        if event is not None and event["type"] == "undo":
+        if event is not None and event["type"] in ("undo", "unbank"):
             continue
         for pid, score in scores(step.before).items():
             assert scores(step.after)[pid] >= score
@@ -277,7 +282,7 @@ def test_a_seven_from_the_fourth_roll_leaves_the_scores_as_they_were(game: dict[
         event = step.event
         if event is None or event["type"] != "roll":
             continue
-        total = sum(event["data"]["dice"])
+        total = sum(event["data"]["dice"]) if "dice" in event["data"] else event["data"]["total"]
         if total == 7 and step.before.roll_count >= 3:
             assert scores(step.after) == scores(step.before)
             assert len(step.after.rounds_log) == len(step.before.rounds_log) + 1
@@ -459,3 +464,55 @@ def test_altering_any_entry_breaks_the_hash_chain(
     elif how == "duplicate":
         entries.insert(index, copy.deepcopy(entry))
     assert not verify(entries)
+
+
+@FAST
+@given(games)
+def test_an_unbank_takes_back_exactly_one_bankers_bank_of_the_round_in_play(
+    game: dict[str, Any],
+) -> None:
+    played = play(game)
+    for step in played.steps:
+        event = step.event
+        if event is None or event["type"] != "unbank":
+            continue
+        data = event["data"]
+        taken = next(b for b in step.before.banked_now if b.player_id == data["player_id"])
+        assert taken.by_banker and (taken.amount, taken.seq) == (data["amount"], data["bank_seq"])
+        assert (
+            scores(step.after)[data["player_id"]]
+            == scores(step.before)[data["player_id"]] - (data["amount"])
+        )
+        assert (step.after.roll_count, step.after.bank) == (
+            step.before.roll_count,
+            step.before.bank,
+        )
+
+
+@FAST
+@given(games)
+def test_the_undo_preview_names_exactly_the_events_undo_would_drop(game: dict[str, Any]) -> None:
+    played = play(game)
+    room = played.room
+    preview = room.view["undo_preview"]
+    undoable = None if room.timeline.state.closed else room.timeline.last_undoable()
+    if preview is None:
+        assert undoable is None
+        return
+    assert preview["seq"] == undoable
+    dropped = [seq for seq, _ in room.timeline.effective if seq >= preview["seq"]]
+    assert [c["seq"] for c in preview["takes_back"]] == dropped
+
+
+@FAST
+@given(games)
+def test_round_log_is_the_rolls_and_banks_of_the_round_in_play(game: dict[str, Any]) -> None:
+    played = play(game)
+    for step in played.steps:
+        log = step.view_after["round_log"]
+        assert len(log["rolls"]) == step.after.roll_count
+        banked = sorted(p.id for p in step.after.players if p.banked)
+        assert sorted(b["player_id"] for b in log["banks"]) == banked
+        if log["rolls"]:
+            assert log["rolls"][-1]["bank_after"] == step.after.bank
+            assert log["rolls"][-1]["total"] == step.view_after["last_roll"]["total"]

@@ -225,7 +225,7 @@ class TestGettingTheGameRolling:
     def test_banker_enters_the_number_for_the_player_whose_turn_it_is(self) -> None:
         game = started()
         game.roll(2, 3)
-        assert game.view["last_roll"] == {"dice": [2, 3], "by": "ann", "seq": game.seq}
+        assert game.view["last_roll"] == {"dice": [2, 3], "total": 5, "by": "ann", "seq": game.seq}
 
     def test_the_next_player_rolls_and_does_the_same_thing(self) -> None:
         game = started()
@@ -293,7 +293,7 @@ class TestRollingASeven:
         assert view["roll_count"] == 0
         assert view["bank"] == 0
         assert view["rounds_log"] == [{"round": 1, "ended_by": "seven", "bank": 22, "banked": []}]
-        assert view["last_roll"] == {"dice": list(dice), "by": "ann", "seq": game.seq}
+        assert view["last_roll"] == {"dice": list(dice), "total": 7, "by": "ann", "seq": game.seq}
 
     def test_a_seven_on_any_later_roll_ends_the_round_too(self) -> None:
         game = started()
@@ -438,7 +438,7 @@ class TestCallingBank:
         game = started()
         game.roll(5, 6)
         event = game.bank("bob", by_banker=True)
-        assert event == Event("bank", {"player_id": "bob", "amount": 11})
+        assert event == Event("bank", {"player_id": "bob", "amount": 11, "by_banker": True})
         assert game.score("bob") == 11
 
     def test_a_player_naming_itself_in_its_own_bank_is_accepted(self) -> None:
@@ -535,11 +535,12 @@ class TestCallingBank:
         game.roll(3, 4)
         assert game.score("ann") == 22
 
-    def test_there_is_no_command_that_takes_a_bank_back(self) -> None:
+    def test_a_bank_from_the_players_phone_cannot_be_taken_back(self) -> None:
         game = started()
         game.roll(2, 3)
         game.bank("ann")
-        for kind in ("unbank", "cancel"):
+        assert game.refused(BANKER, {"type": "unbank", "player_id": "ann"}) == "not_allowed"
+        for kind in ("cancel",):
             assert game.refused(BANKER, {"type": kind, "player_id": "ann"}) == "bad_message"
 
 
@@ -679,7 +680,7 @@ class TestEndingTheGame:
         assert view["roll_count"] == 0
         assert view["bank"] == 0
         assert view["turn"] is None
-        assert view["last_roll"] == {"dice": [6, 1], "by": "bob", "seq": game.seq}
+        assert view["last_roll"] == {"dice": [6, 1], "total": 7, "by": "bob", "seq": game.seq}
         assert [p["banked"] for p in view["players"]] == [False, False, False]
 
     def test_a_players_score_accumulates_across_all_rounds(self) -> None:

@@ -1,0 +1,246 @@
+"""BANK!'s state and what each event does to it (the `evolve` half of the rules), pure.
+
+Beside the scores, the state keeps what a late TV or a reload needs to show the round
+so far (`rolls_now`, `banked_now`), how the last round ended (`RoundResult.rolls`,
+`seven_seq`), and what an undo would take back now (`since_roll`: the latest roll and
+every event after it, which is exactly what the room's generic undo drops).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+SAFE_ROLLS = 3
+Status = Literal["lobby", "playing", "finished"]
+Dice = tuple[int, int]
+Ending = Literal["seven", "all_banked"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableOf:
+    """A tournament table room: which tournament, game and table it is."""
+
+    tournament: str
+    game: int
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    name: str
+    score: int = 0
+    banked: bool = False
+    has_phone: bool = True  # False: the banker seated them without a phone (banks for them)
+    waiting: bool = False  # seated mid-round: may BANK from the next roll on
+
+
+@dataclass(frozen=True, slots=True)
+class LastRoll:
+    dice: Dice | None  # None: the banker entered a total
+    by: str
+    seq: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RollRecord:
+    """One roll of a round and what it did to the BANK (None: the 7 that ended it)."""
+
+    seq: int
+    by: str
+    dice: Dice | None
+    total: int
+    bank_after: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Banking:
+    player_id: str
+    amount: int
+    seq: int
+    by_banker: bool = False  # the banker banked on the player's behalf (unbank may take it back)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    round: int
+    ended_by: Ending
+    bank: int
+    banked: tuple[Banking, ...]
+    rolls: tuple[RollRecord, ...] = ()
+    seven_seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """An event as a correction names it: a roll (amount = its total), a BANK, an unbank, a
+    late seat."""
+
+    type: Literal["roll", "bank", "unbank", "join"]
+    seq: int
+    player_id: str
+    amount: int = 0
+    dice: Dice | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """What the last correction took back; `seq` is that of the first event taken back."""
+
+    type: Literal["undo", "unbank"]
+    seq: int
+    took_back: tuple[Change, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BankState:
+    rounds: int
+    roll_entry: str
+    max_players: int = 50
+    status: Status = "lobby"
+    round: int = 0
+    roll_count: int = 0
+    bank: int = 0
+    turn: str | None = None
+    last_roll: LastRoll | None = None
+    players: tuple[Player, ...] = ()
+    banked_now: tuple[Banking, ...] = ()
+    rolls_now: tuple[RollRecord, ...] = ()
+    rounds_log: tuple[RoundResult, ...] = ()
+    since_roll: tuple[Change, ...] = ()
+    correction: Correction | None = None
+    table: TableOf | None = None
+    locked: bool = False
+    again: bool = False  # play_again accepted: the next game is being made
+    next_game: str | None = None
+    previous_game: str | None = None
+    no_phone: frozenset[str] = frozenset()  # seats of a played-again game without a phone
+
+    def player(self, player_id: str) -> Player | None:
+        return next((p for p in self.players if p.id == player_id), None)
+
+    @property
+    def closed(self) -> bool:
+        """Undo cannot reach back any more: scored by a tournament, or played again."""
+        return self.locked or self.again
+
+
+def roll_value(bank: int, roll_number: int, dice: Dice) -> int | None:
+    """The BANK after roll number `roll_number` (1-based), or None when a 7 ends the round."""
+    return total_value(bank, roll_number, dice[0] + dice[1], dice[0] == dice[1])
+
+
+def total_value(bank: int, roll_number: int, total: int, doubles: bool) -> int | None:
+    """`roll_value` for a roll known by its total (a total entered alone is never doubles)."""
+    if roll_number <= SAFE_ROLLS:
+        return bank + (70 if total == 7 else total)
+    if total == 7:
+        return None
+    if doubles:
+        return bank * 2
+    return bank + total
+
+
+# -- evolve helpers ------------------------------------------------------------------------
+def next_active(state: BankState, after: str, players: tuple[Player, ...]) -> str | None:
+    """The first player after `after` in seating order who has not banked."""
+    ids = [p.id for p in players]
+    start = ids.index(after) if after in ids else -1
+    for step in range(1, len(players) + 1):
+        candidate = players[(start + step) % len(players)]
+        if not candidate.banked:
+            return candidate.id
+    return None
+
+
+def noted(state: BankState, change: Change) -> tuple[Change, ...]:
+    """`since_roll` with one more event (nothing to note before the game's first roll)."""
+    return (*state.since_roll, change) if state.since_roll else ()
+
+
+def after_roll(state: BankState, dice: Dice | None, total: int, roller: str, seq: int) -> BankState:
+    number = state.roll_count + 1
+    doubles = dice is not None and dice[0] == dice[1]
+    value = total_value(state.bank, number, total, doubles)
+    rolled = replace(
+        state,
+        roll_count=number,
+        last_roll=LastRoll(dice, roller, seq, total),
+        rolls_now=(*state.rolls_now, RollRecord(seq, roller, dice, total, value)),
+        since_roll=(Change("roll", seq, roller, total, dice),),
+        correction=None,
+        players=tuple(replace(p, waiting=False) if p.waiting else p for p in state.players),
+    )
+    if value is None:
+        return end_round(rolled, "seven", roller, seq)
+    return replace(rolled, bank=value, turn=next_active(rolled, roller, rolled.players))
+
+
+def after_bank(
+    state: BankState, player_id: str, amount: int, seq: int, by_banker: bool
+) -> BankState:
+    players = tuple(
+        replace(p, score=p.score + amount, banked=True) if p.id == player_id else p
+        for p in state.players
+    )
+    banked = replace(
+        state,
+        players=players,
+        banked_now=(*state.banked_now, Banking(player_id, amount, seq, by_banker)),
+        since_roll=noted(state, Change("bank", seq, player_id, amount)),
+    )
+    if all(p.banked for p in players):
+        return end_round(banked, "all_banked", state.last_roll.by if state.last_roll else "")
+    if state.turn == player_id:
+        return replace(banked, turn=next_active(banked, player_id, players))
+    return banked
+
+
+def after_unbank(
+    state: BankState, player_id: str, amount: int, bank_seq: int, seq: int
+) -> BankState:
+    """The banker's BANK for `player_id` never happened; the rolls after it stand."""
+    players = tuple(
+        replace(p, score=p.score - amount, banked=False) if p.id == player_id else p
+        for p in state.players
+    )
+    taken = Change("bank", bank_seq, player_id, amount)
+    return replace(
+        state,
+        players=players,
+        banked_now=tuple(b for b in state.banked_now if b.seq != bank_seq),
+        since_roll=noted(state, Change("unbank", seq, player_id, amount)),
+        correction=Correction("unbank", bank_seq, (taken,)),
+    )
+
+
+def after_join(state: BankState, player_id: str, name: str, phone: bool, seq: int) -> BankState:
+    """A seat in the lobby, or a late one (at the end of the table, in the current round)."""
+    late = state.status == "playing"
+    player = Player(player_id, name, has_phone=phone, waiting=late and state.roll_count > 0)
+    since = noted(state, Change("join", seq, player_id, name=name)) if late else state.since_roll
+    return replace(state, players=(*state.players, player), since_roll=since)
+
+
+def end_round(
+    state: BankState, ended_by: Ending, last_roller: str, seven_seq: int | None = None
+) -> BankState:
+    result = RoundResult(
+        state.round, ended_by, state.bank, state.banked_now, state.rolls_now, seven_seq
+    )
+    players = tuple(replace(p, banked=False, waiting=False) for p in state.players)
+    ended = replace(
+        state,
+        players=players,
+        rounds_log=(*state.rounds_log, result),
+        banked_now=(),
+        rolls_now=(),
+        roll_count=0,
+        bank=0,
+    )
+    if state.round >= state.rounds:
+        return replace(ended, status="finished", turn=None)
+    return replace(ended, round=state.round + 1, turn=next_active(ended, last_roller, players))
