@@ -22,7 +22,7 @@ from app.api.connection import (
 )
 from app.api.framing import text_frame
 from app.api.pending import Pending
-from app.bus.base import Bus, BusUnavailable, Frame
+from app.bus.base import GONE, Bus, BusUnavailable, Frame
 from app.rooms import outgoing
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import RoomRegistry
@@ -74,23 +74,23 @@ class Hub:
         if frame.seq > self.latest.get(code, 0):
             self.latest[code] = frame.seq
         gap = False  # a frame past the next seq: pub/sub lost some (Redis): fetch the snapshot
-        if frame.kind == "state":
+        if frame.kind == outgoing.STATE:
             wire = text_frame(frame.text.encode())  # framed once for every socket
             for conn in members:
                 if conn.last_seq == 0:
                     continue  # not welcomed yet: its welcome carries this state or a newer one
                 gap = gap or frame.seq > conn.last_seq + 1
                 conn.push_state(frame.seq, frame.text, wire)
-        elif frame.kind == "presence":
+        elif frame.kind == outgoing.PRESENCE:
             wire = text_frame(frame.text.encode())
             for conn in members:
                 gap = gap or 0 < conn.last_seq < frame.seq
                 conn.push(frame.text, wire)
-        elif frame.kind == "kick":
+        elif frame.kind == outgoing.KICK:
             for conn in members:
                 if conn.identity.player_id == frame.text:
                     conn.close(CLOSE_BAD_TOKEN)
-        elif frame.kind == "gone":
+        elif frame.kind == GONE:
             for conn in members:
                 conn.close(CLOSE_UNKNOWN_ROOM)
         if gap:

@@ -15,20 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-FrameKind = Literal["state", "presence", "kick", "gone"]
+GONE = "gone"  # the one kind of frame a bus makes itself: the room was freed
 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One message for every local socket of a room, encoded once by the room's owner.
 
-    `state` and `presence` carry the JSON text sent as is; `kick` carries the kicked
-    player's id (its sockets close with 4401); `gone` says the room was freed.
+    The bus carries `kind` (a word without spaces) without reading it: the rooms make
+    the frames and the hub reads them (app/api/hub.py); a bus itself makes only `gone`.
     """
 
-    kind: FrameKind
+    kind: str
     seq: int
     text: str
 

@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from app.bus.base import Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.base import GONE, Frame, FrameHandler, Reply, ReplyHandler
 
 
 @dataclass
@@ -59,7 +59,7 @@ class MemoryBus:
 
     async def delete_room(self, code: str) -> None:
         if self._rooms.pop(code, None) is not None and self._on_frame:
-            self._on_frame(code, Frame("gone", 0, ""))
+            self._on_frame(code, Frame(GONE, 0, ""))
 
     async def claim(self, code: str) -> int | None:
         record = self._rooms.get(code)

@@ -39,7 +39,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
 from app.bus.redis_answers import ANSWERS_KEPT, Answers, answer_args
 from app.bus.redis_inbox import READ_COUNT, Inbox
 from app.bus.redis_mux import Multiplexer
@@ -169,7 +169,7 @@ class RedisBus:
 
     async def delete_room(self, code: str) -> None:
         parts = (*ROOM_PARTS, "epoch")
-        gone = encode_frames("", [Frame("gone", 0, "")])
+        gone = encode_frames("", [Frame(GONE, 0, "")])
         await self._call(lambda: self._mux.execute("DEL", *(key(code, p) for p in parts)))
         await self._call(lambda: self._mux.execute("PUBLISH", key(code, "frames"), gone))
         self._forget_owned(code)

@@ -20,7 +20,7 @@ from typing import Any
 
 from redis.asyncio import ConnectionPool
 
-from app.bus.base import BusUnavailable, Frame, FrameHandler, ReplyHandler
+from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, ReplyHandler
 from app.bus.redis_wire import cursor_key, decode_frames, key
 
 log = logging.getLogger("bankit.bus.redis")
@@ -175,4 +175,4 @@ class Subscriber:
             if tail:
                 self._room_message(key(code, "frames").encode(), tail)
             elif not exists and code in self.rooms and self.on_frame is not None:
-                self.on_frame(code, Frame("gone", 0, ""))
+                self.on_frame(code, Frame(GONE, 0, ""))

@@ -10,10 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from app.bus.base import Frame, FrameKind
-
-KINDS: dict[str, FrameKind] = {"s": "state", "p": "presence", "k": "kick", "g": "gone"}
-LETTERS = {kind: letter for letter, kind in KINDS.items()}
+from app.bus.base import Frame
 
 
 def key(code: str, part: str) -> str:
@@ -25,11 +22,11 @@ def node_channel(node: str) -> str:
 
 
 def encode_frames(cursor: str, frames: Sequence[Frame]) -> bytes:
-    """`F<cursor> <commit µs> <n>\\n` then per frame `<kind><seq> <bytes>\\n<text>`."""
+    """`F<cursor> <commit µs> <n>\\n` then per frame `<kind> <seq> <bytes>\\n<text>`."""
     parts = [f"F{cursor} {time.time_ns() // 1000} {len(frames)}\n".encode()]
     for frame in frames:
         text = frame.text.encode()
-        parts.append(f"{LETTERS[frame.kind]}{frame.seq} {len(text)}\n".encode())
+        parts.append(f"{frame.kind} {frame.seq} {len(text)}\n".encode())
         parts.append(text)
     return b"".join(parts)
 
@@ -41,10 +38,9 @@ def decode_frames(data: bytes) -> tuple[str, int, list[Frame]]:
     frames, at = [], end + 1
     for _ in range(int(count)):
         end = data.index(b"\n", at)
-        head = data[at:end].decode()
-        seq, size = head[1:].split(" ")
+        kind, seq, size = data[at:end].decode().split(" ")
         at = end + 1 + int(size)
-        frames.append(Frame(KINDS[head[0]], int(seq), data[end + 1 : at].decode()))
+        frames.append(Frame(kind, int(seq), data[end + 1 : at].decode()))
     return cursor, int(stamp), frames
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
-from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
 
 CHECKPOINT_SECONDS = 0.2  # how often the WAL is copied into the file (when written to)
 WAL_TRUNCATE_PAGES = 4096  # ~16 MB of WAL: then it is emptied, holding the writer off briefly
@@ -359,7 +359,7 @@ class SqliteBus:
         await writer.run(delete)
         await writer.vacuum()
         if known and self._on_frame:
-            self._on_frame(code, Frame("gone", 0, ""))
+            self._on_frame(code, Frame(GONE, 0, ""))
 
     # -- ownership (this process only, as in MemoryBus) --------------------------------
     async def claim(self, code: str) -> int | None:

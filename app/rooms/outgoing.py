@@ -7,6 +7,11 @@ from typing import Any
 
 import orjson
 
+# The kinds of frame a room publishes (app/api/hub.py reads them; the bus does not):
+STATE = "state"  # a `state` message's text
+PRESENCE = "presence"  # a `presence` message's text
+KICK = "kick"  # the id of a player whose sockets close with 4401
+
 
 def ack(command_id: str | None, seq: int) -> bytes:
     return orjson.dumps({"type": "ack", "id": command_id, "seq": seq})

@@ -189,7 +189,7 @@ class Room:
         return any(self.presence.values())
 
     def state_frame(self) -> Frame:
-        return Frame("state", self.seq, self.state_text)
+        return Frame(outgoing.STATE, self.seq, self.state_text)
 
     # -- applying --------------------------------------------------------------------
     def handle(self, envelope: Envelope, now: int, chance: Chance) -> Outcome:
@@ -232,7 +232,7 @@ class Room:
                 self.tokens[envelope.th] = player_id
         for player_id in seating.unseated:
             self._forget(player_id)
-            outcome.frames.append(Frame("kick", seq, player_id))
+            outcome.frames.append(Frame(outgoing.KICK, seq, player_id))
         for effect in (*event.effects, *self._report()):
             stored = Effect(effect.kind, f"{self.code}.{seq}.{effect.id}", effect.data)
             self.effects[stored.id] = stored
@@ -307,7 +307,7 @@ class Room:
             return Outcome()
         self.updated_at = now
         self._render()
-        return Outcome(frames=[Frame("presence", self.seq, self.presence_text())])
+        return Outcome(frames=[Frame(outgoing.PRESENCE, self.seq, self.presence_text())])
 
     # -- encoding (once per change) -----------------------------------------------------
     def presence_text(self) -> str:
