@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
+from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.api.http import (
@@ -21,6 +22,7 @@ from app.api.http import (
     stored_log,
 )
 from app.api.protocol import JoinRoom, PlayerJoined, RoomLog, RoomState
+from app.api.tournament_scoresheet import filename, scoresheet_csv
 
 router = APIRouter(prefix="/api/tournaments", responses=ERRORS)
 COLLECTION = "tournaments"
@@ -56,3 +58,14 @@ async def tournament_state(code: str, request: Request) -> RoomState:
 @router.get("/{code}/log", response_model=RoomLog)
 async def tournament_log(code: str, request: Request) -> RoomLog:
     return RoomLog(events=await stored_log(services_of(request), code, COLLECTION))
+
+
+@router.get("/{code}/scoresheet.csv", response_class=Response)
+async def tournament_scoresheet(code: str, request: Request) -> Response:
+    """The standings as a spreadsheet: per game total, place and points, bonus, total, rank."""
+    snapshot = await stored(services_of(request), code, COLLECTION)
+    return Response(
+        scoresheet_csv(snapshot["state"]),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename(snapshot["code"])}"'},
+    )
