@@ -119,15 +119,18 @@ class Tourney:
 
     async def status(self, status: str, timeout: float = 10) -> Message:
         """The organiser's socket shows the tournament in `status` (its newest state)."""
+        return await self.newest(lambda state: state["status"] == status, status, timeout)
 
-        def newest() -> Message | None:
-            states = self.socket.states()
-            return states[-1] if states and states[-1]["status"] == status else None
+    async def newest(
+        self, predicate: Callable[[Message], bool], what: str, timeout: float = 10
+    ) -> Message:
+        """The organiser's newest state, once it matches `predicate`."""
 
         async def seen() -> Message | None:
-            return newest()
+            states = self.socket.states()
+            return states[-1] if states and predicate(states[-1]) else None
 
-        return await until(seen, f"tournament {status}", timeout)  # type: ignore[no-any-return]
+        return await until(seen, f"tournament {what}", timeout)  # type: ignore[no-any-return]
 
     async def next(self, tables: list[list[str]] | None = None) -> list[Message]:
         """`next`, then wait until each table room exists with its players seated."""
