@@ -86,6 +86,7 @@ class Tourney:
         self.ids: dict[str, str] = {}  # name -> player id
         self.tokens: dict[str, str] = {}  # name -> tournament token
         self.organiser: Client | None = None
+        self.acked: list[int] = []  # the seqs of the organiser's acked `next`s (see `next`)
 
     def join(self, name: str) -> str:
         response = httpx.post(
@@ -132,14 +133,20 @@ class Tourney:
 
         return await until(seen, f"tournament {what}", timeout)  # type: ignore[no-any-return]
 
-    async def next(self, tables: list[list[str]] | None = None) -> list[Message]:
-        """`next`, then wait until each table room exists with its players seated."""
+    async def next(
+        self, tables: list[list[str]] | None = None, timeout: float = 5
+    ) -> list[Message]:
+        """`next` (seating by names), then wait until each table room has its players seated."""
         command: dict[str, Any] = {"type": "next"}
         if tables is not None:
             command["tables"] = [[self.ids[name] for name in table] for table in tables]
-        seq = await self.socket.ok(**command)
-        await self.socket.state_at_least(seq)
+        answer = await self.socket.command(timeout=timeout, **command)
+        assert answer["type"] == "ack", answer
+        self.acked.append(int(answer["seq"]))
+        await self.socket.state_at_least(answer["seq"], timeout)
+        return await self.tables_ready()
 
+    async def tables_ready(self) -> list[Message]:
         async def ready() -> list[Message] | None:
             tables = self.state()["tables"]
             for table in tables:
@@ -161,9 +168,14 @@ class Seat:
 
     @classmethod
     async def open(
-        cls, tourney: Tourney, table: Mapping[str, Any], ws_url: str | None = None
+        cls,
+        tourney: Tourney,
+        table: Mapping[str, Any],
+        ws_url: str | None = None,
+        phone_urls: Mapping[str, str] | None = None,
     ) -> Seat:
-        """Connect the organiser (banker) and every seated player with its tournament token."""
+        """Connect the organiser (banker) and every seated player with its tournament token
+        (the banker at `ws_url`, each phone at `phone_urls[name]` or there too)."""
         url = ws_url or tourney.ws_url
         code = table["code"]
         banker = await Client.connect(url, code, tourney.organiser_token)
@@ -171,7 +183,8 @@ class Seat:
         phones = {}
         for pid in table["players"]:
             name = tourney.name_of(pid)
-            phone = await Client.connect(url, code, tourney.tokens[name])
+            phone_url = (phone_urls or {}).get(name, url)
+            phone = await Client.connect(phone_url, code, tourney.tokens[name])
             hello = await welcome(phone)
             # The same tournament token opens this player's seat in every game's table.
             assert hello["you"] == {"role": "player", "player_id": pid}, hello
@@ -179,9 +192,11 @@ class Seat:
         return cls(banker, phones, code)
 
 
-async def play_game(seat: Seat, rounds: int, last: Mapping[str, int | None]) -> list[int]:
+async def play_game(seat: Seat, rounds: int, last: Mapping[str, int | None]) -> dict[int, str]:
     """Play a table's whole game; `last[pid]`: after which roll of the last round it banks
-    (None: never, so the closing 7 leaves it 0 for that round). Returns the acked seqs."""
+    (None: never, so the closing 7 leaves it 0 for that round).
+
+    Returns each acked command's seq with its type (`start`, `roll`, `bank`)."""
     pids = list(seat.phones)
     early: list[dict[str, Any]] = [{"type": "start"}]
     for _ in range(rounds - 1):
@@ -189,16 +204,16 @@ async def play_game(seat: Seat, rounds: int, last: Mapping[str, int | None]) -> 
         early.extend({"type": "bank", "player_id": pid} for pid in pids)
     answers = await burst(seat.banker, early)
     assert all(a["type"] == "ack" for a in answers), answers
-    acked = [int(a["seq"]) for a in answers]
+    acked = {int(a["seq"]): c["type"] for a, c in zip(answers, early)}
     waiting = set(pids)
     for index, dice in enumerate(LAST_ROUND, start=1):
         if not waiting:  # everyone banked: the round, and the game, is over
             break
-        acked.append(await seat.banker.ok(type="roll", dice=dice))
+        acked[await seat.banker.ok(type="roll", dice=dice)] = "roll"
         banking = [pid for pid in pids if last.get(pid) == index]
         acks = await asyncio.gather(*(seat.phones[pid].command(type="bank") for pid in banking))
         assert all(a["type"] == "ack" for a in acks), acks
-        acked.extend(int(a["seq"]) for a in acks)
+        acked.update((int(a["seq"]), "bank") for a in acks)
         waiting -= set(banking)
     return acked
 
