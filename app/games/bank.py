@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
 from app.games import Game
-from app.rules.bank import MAX_ROUNDS, Bank, BankRules, Join, Kick, Lock, Roll, Start
+from app.rules.bank import MAX_ROUNDS, AddBanker, Bank, BankRules, Join, Kick, Lock, Roll, Start
 
 
 class CreateBank(BaseModel):
@@ -39,5 +39,5 @@ def make_game(settings: Settings) -> Game:
         options=CreateBank,
         server_options=CreateTable,
         commands=(Start, Roll, Bank, Kick),
-        server_commands=(Join, Lock),
+        server_commands=(Join, Lock, AddBanker),
     )

@@ -82,7 +82,15 @@ class Lock:
     type: Literal["lock"] = "lock"
 
 
-BankCommand = Start | Roll | Bank | Kick | Join | Lock
+@dataclass(frozen=True, slots=True)
+class AddBanker:
+    """Sent by the server for a tournament table's banker link: the envelope's token
+    becomes one more banker token of this table room (its seating binds it)."""
+
+    type: Literal["add_banker"] = "add_banker"
+
+
+BankCommand = Start | Roll | Bank | Kick | Join | Lock | AddBanker
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +217,10 @@ class BankRules:
                 if sender.role != SYSTEM:
                     raise RuleError("not_allowed", "Only the server closes a tournament table.")
                 return Event("lock", {})
+            case AddBanker():
+                if sender.role != SYSTEM or state.table is None:
+                    raise RuleError("not_allowed", "Only a tournament hands out table bankers.")
+                return Event("banker", {})
         raise RuleError("bad_message", f"Unknown command {command!r}.")
 
     def _decide_roll(
@@ -310,6 +322,8 @@ class BankRules:
             return replace(state, status="playing", round=1, turn=state.players[0].id)
         if event.type == "lock":
             return replace(state, locked=True)
+        if event.type == "banker":  # a token, not the game: nothing of the state changes
+            return state
         raise ValueError(f"BANK! has no event {event.type!r}")
 
     def seating(self, event: Event) -> Seating:
@@ -317,6 +331,8 @@ class BankRules:
             return Seating(seated=(event.data["player_id"],))
         if event.type == "kick":
             return Seating(unseated=(event.data["player_id"],))
+        if event.type == "banker":  # the token that came with it opens the banker's seat
+            return Seating(seated=(self.creator,))
         return NO_SEATING
 
     def finished(self, state: BankState) -> bool:
