@@ -169,6 +169,11 @@ async def test_six_players_four_games_end_in_the_hand_computed_standings(
 
     # Fay joins late, between games 1 and 2; game 2 seats all six.
     tourney.join("Fay")
+    # Her token opens game 1's table, made before she joined, as a spectator's.
+    fay_there = await Client.connect(server.ws_url, seats[0].code, tourney.tokens["Fay"])
+    assert (await welcome(fay_there))["you"]["role"] == "spectator"
+    stranger = await Client.connect(server.ws_url, seats[0].code, "not-a-token")
+    assert await stranger.wait_closed() == 4401
     seats.append(await play(tourney, 2))
     await tourney.status("scoring")
     await organiser.ok(type="score")
