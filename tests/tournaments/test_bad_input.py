@@ -89,8 +89,11 @@ async def test_unknown_tournaments_and_tokens_are_refused(server: ServerProcess)
 
 async def test_every_bad_command_is_refused_and_changes_nothing(server: ServerProcess) -> None:
     tourney = Tourney(server.base_url, server.ws_url, games=2, rounds=1, roll_entry="roller")
-    ann, bob, cy = (tourney.join(name) for name in ("Ann", "Bob", "Cy"))
+    ann, bob, cy, dee = (tourney.join(name) for name in ("Ann", "Bob", "Cy", "Dee"))
     org = await tourney.open()
+    await org.ok(type="kick", player_id=dee)  # a kicked player's token opens nothing
+    kicked = await connect_tournament(server.ws_url, tourney.code, tourney.tokens["Dee"])
+    assert await kicked.wait_closed() == 4401
     phones = {}
     for name in ("Ann", "Bob", "Cy"):
         phones[name] = await connect_tournament(server.ws_url, tourney.code, tourney.tokens[name])
@@ -110,6 +113,8 @@ async def test_every_bad_command_is_refused_and_changes_nothing(server: ServerPr
         refused(org, "bad_seating", type="next", tables=[[ann, bob, bob]]),
         refused(org, "bad_seating", type="next", tables=[[ann, bob], []]),
         refused(org, "unknown_player", type="next", tables=[[ann, "nobody"]]),
+        refused(org, "unknown_player", type="next", tables=[[ann, dee]]),  # kicked
+        refused(org, "unknown_player", type="kick", player_id=dee),
         refused(org, "not_enough_players", type="next", tables=[]),
         refused(org, "bad_message", type="next", tables=[ann, bob]),
         refused(org, "bad_message", type="next", tables="all"),
