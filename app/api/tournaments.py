@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
+from fastapi.responses import Response
 from pydantic import BaseModel
 
+from app.api.errors import ApiError
 from app.api.http import (
     ERRORS,
+    JOIN_TIMEOUT_SECONDS,
     create_game,
     seat_player,
     services_of,
@@ -21,8 +24,15 @@ from app.api.http import (
     stored_log,
 )
 from app.api.protocol import JoinRoom, PlayerJoined, RoomLog, RoomState
+from app.api.tournament_scoresheet import filename, scoresheet_csv
+from app.api.ws import identify
+from app.rooms.envelope import CommandEnvelope
+from app.rooms.tokens import hash_token, new_token
+from app.rules.base import SYSTEM, Sender
 
-router = APIRouter(prefix="/api/tournaments", responses=ERRORS)
+router = APIRouter(
+    prefix="/api/tournaments", responses={**ERRORS, 401: ERRORS[400], 403: ERRORS[400]}
+)
 COLLECTION = "tournaments"
 
 
@@ -30,6 +40,12 @@ class TournamentCreated(BaseModel):
     code: str
     organiser_token: str
     state: dict[str, Any]
+
+
+class TableBanker(BaseModel):
+    table: int
+    code: str  # the table room's
+    banker_token: str
 
 
 @router.post("", status_code=201, response_model=TournamentCreated)
@@ -56,3 +72,41 @@ async def tournament_state(code: str, request: Request) -> RoomState:
 @router.get("/{code}/log", response_model=RoomLog)
 async def tournament_log(code: str, request: Request) -> RoomLog:
     return RoomLog(events=await stored_log(services_of(request), code, COLLECTION))
+
+
+@router.get("/{code}/scoresheet.csv", response_class=Response)
+async def tournament_scoresheet(code: str, request: Request) -> Response:
+    """The standings as a spreadsheet: per game total, place and points, bonus, total, rank."""
+    snapshot = await stored(services_of(request), code, COLLECTION)
+    return Response(
+        scoresheet_csv(snapshot["state"]),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename(snapshot["code"])}"'},
+    )
+
+
+@router.post("/{code}/tables/{table}/banker", status_code=201, response_model=TableBanker)
+async def table_banker(code: str, table: int, request: Request) -> TableBanker:
+    """A new banker token for one table room of the game in play, so that the organiser can
+    hand that table to its own scorekeeper (`Authorization: Bearer <organiser_token>`)."""
+    services = services_of(request)
+    snapshot = await stored(services, code, COLLECTION)
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    sender = identify(snapshot, token.strip()) if scheme.lower() == "bearer" else None
+    if sender is None or not token.strip():
+        raise ApiError("bad_token", "Send Authorization: Bearer <organiser_token>.", 401)
+    if sender != Sender(snapshot["creator"]):
+        raise ApiError("not_allowed", "Only the organiser hands out table bankers.", 403)
+    room = next((t for t in snapshot["state"]["tables"] if t["table"] == table), None)
+    if room is None:
+        raise ApiError("unknown_table", "The game in play has no such table.", 404)
+    new = new_token()
+    command = services.games["bank"].server_command({"type": "add_banker"})
+    envelope = CommandEnvelope(role=SYSTEM, pid=None, id=None, cmd=command, th=hash_token(new))
+    try:
+        reply = await services.hub.request(room["code"], envelope, JOIN_TIMEOUT_SECONDS)
+    except TimeoutError:
+        raise ApiError("unavailable", "The table did not answer in time; retry.") from None
+    if reply["type"] == "error":
+        raise ApiError(reply["code"], reply["message"])
+    return TableBanker(table=table, code=room["code"], banker_token=new)

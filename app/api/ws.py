@@ -59,7 +59,12 @@ async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
     if snapshot is None or game is None or game.collection != collection:
         await websocket.close(CLOSE_UNKNOWN_ROOM, "No such room.")
         return
-    identity = identify(snapshot, websocket.query_params.get("token"))
+    token = websocket.query_params.get("token")
+    identity = identify(snapshot, token)
+    if identity is None and snapshot.get("parent"):  # a token its parent gave out later
+        with contextlib.suppress(BusUnavailable):
+            parent = await services.registry.snapshot(snapshot["parent"])
+            identity = Sender(SPECTATOR) if parent and identify(parent, token) else None
     if identity is None:
         await websocket.close(CLOSE_BAD_TOKEN, "This token does not belong to this room.")
         return

@@ -10,6 +10,7 @@ from app.config import Settings
 from app.games import Game
 from app.rules.bank import (
     MAX_ROUNDS,
+    AddBanker,
     Bank,
     BankRules,
     Join,
@@ -54,5 +55,5 @@ def make_game(settings: Settings) -> Game:
         options=CreateBank,
         server_options=CreateTable,
         commands=(Start, Roll, Bank, Unbank, Kick, PlayAgain),
-        server_commands=(Join, Lock, Spawned),
+        server_commands=(Join, Lock, Spawned, AddBanker),
     )

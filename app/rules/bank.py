@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.rules.bank_commands import (
+    AddBanker,
     Bank,
     BankCommand,
     Join,
@@ -66,6 +67,7 @@ MAX_ROUNDS = 100
 AGAIN = "again"  # the id of play_again's create_room effect
 
 __all__ = [
+    "AddBanker",
     "MAX_NAME",
     "MAX_ROUNDS",
     "SAFE_ROLLS",
@@ -157,6 +159,10 @@ class BankRules:
                 if sender.role != SYSTEM:
                     raise RuleError("not_allowed", "Only the server closes a tournament table.")
                 return Event("lock", {})
+            case AddBanker():
+                if sender.role != SYSTEM or state.table is None:
+                    raise RuleError("not_allowed", "Only a tournament hands out table bankers.")
+                return Event("banker", {})
         raise RuleError("bad_message", f"Unknown command {command!r}.")
 
     def _decide_roll(
@@ -346,6 +352,8 @@ class BankRules:
             return replace(state, status="playing", round=1, turn=state.players[0].id)
         if event.type == "lock":
             return replace(state, locked=True)
+        if event.type == "banker":  # a token, not the game: nothing of the state changes
+            return state
         if event.type == "play_again":
             return replace(state, again=True)
         if event.type == "spawned":
@@ -357,6 +365,8 @@ class BankRules:
             return Seating(seated=(event.data["player_id"],))
         if event.type == "kick":
             return Seating(unseated=(event.data["player_id"],))
+        if event.type == "banker":  # the token that came with it opens the banker's seat
+            return Seating(seated=(self.creator,))
         return NO_SEATING
 
     def finished(self, state: BankState) -> bool:

@@ -88,4 +88,12 @@ class Spawned:
     __pydantic_config__: ClassVar[Any] = STRICT
 
 
-BankCommand = Start | Roll | Bank | Unbank | Kick | PlayAgain | Join | Lock | Spawned
+@dataclass(frozen=True, slots=True)
+class AddBanker:
+    """Sent by the server for a tournament table's banker link: the envelope's token
+    becomes one more banker token of this table room (its seating binds it)."""
+
+    type: Literal["add_banker"] = "add_banker"
+
+
+BankCommand = Start | Roll | Bank | Unbank | Kick | PlayAgain | Join | Lock | Spawned | AddBanker
