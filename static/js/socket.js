@@ -156,8 +156,11 @@ export class RoomSocket {
     if (!this.pongTimer) this.watch(); // later pings do not push the deadline back
   }
 
-  /** A message came: the deadline starts again (only while visible: hidden pages sleep). */
+  /** A message came: the deadline starts again (only while visible: hidden pages sleep).
+   * Before the welcome only the welcome counts: a socket whose welcome was lost on a
+   * dying link may still hear later frames, and must not wait for a welcome forever. */
   heard() {
+    if (!this.live) return;
     clearTimeout(this.pongTimer);
     this.pongTimer = null;
     if (this.live && visible()) this.watch();
