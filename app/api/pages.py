@@ -1,13 +1,15 @@
 """The pages people see: the phone and TV app in static/, served by this app.
 
-Three HTML pages, no build step:
+Three HTML pages, no build step, shared by every game (the page loads the game's
+own views from static/js/games/<game>/ by the state's `game`):
 - `/`             home: create a game (become its banker) or join one by code;
 - `/r/{code}`     the room page of a phone: join form, lobby, player or banker board;
                   its address is the join link that the QR code carries;
-- `/watch/{code}` the TV page for spectators (landscape, read only).
+- `/watch/{code}` the TV page for spectators (landscape, read only);
+- `/t/{code}`, `/watch/t/{code}`: the same two pages for a tournament.
 
-`/api/rooms/{code}/qr.svg` draws the room's join link as a QR code, server-side
-with segno, so that the pages need no QR library.
+`/api/rooms/{code}/qr.svg` (`/api/tournaments/{code}/qr.svg`) draws the join link as
+a QR code, server-side with segno, so that the pages need no QR library.
 """
 
 from __future__ import annotations
@@ -51,20 +53,42 @@ async def watch_page(code: str) -> FileResponse:
     return page("watch.html")
 
 
-def join_link(request: Request, code: str) -> str:
+@router.get("/t/{code}")
+async def tournament_page(code: str) -> FileResponse:
+    """The phone page of one tournament: the same shell as a room's."""
+    return page("room.html")
+
+
+@router.get("/watch/t/{code}")
+async def tournament_watch_page(code: str) -> FileResponse:
+    """The TV page of one tournament."""
+    return page("watch.html")
+
+
+def join_link(request: Request, code: str, prefix: str = "r") -> str:
     """The address a phone opens to join: built from the address this request came to."""
-    return f"{str(request.base_url).rstrip('/')}/r/{code}"
+    return f"{str(request.base_url).rstrip('/')}/{prefix}/{code}"
 
 
 @router.get("/api/rooms/{code}/qr.svg")
 async def room_qr(code: str, request: Request) -> Response:
     """The room's join link as an SVG QR code (dark on white, with its quiet zone)."""
+    return await qr(request, code, "r", "room")
+
+
+@router.get("/api/tournaments/{code}/qr.svg")
+async def tournament_qr(code: str, request: Request) -> Response:
+    """The tournament's join link (/t/{code}) as an SVG QR code."""
+    return await qr(request, code, "t", "tournament")
+
+
+async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
     code = code.upper()
     if not CODE.match(code):
-        raise ApiError("unknown_room", "No such room.")
+        raise ApiError(f"unknown_{kind}", f"No such {kind}.")
     if await request.app.state.services.registry.snapshot(code) is None:
-        raise ApiError("unknown_room", "No such room.")
-    link = join_link(request, code)
+        raise ApiError(f"unknown_{kind}", f"No such {kind}.")
+    link = join_link(request, code, prefix)
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
         buffer,
@@ -75,7 +99,7 @@ async def room_qr(code: str, request: Request) -> Response:
         light="#fff",
         xmldecl=False,
         omitsize=True,
-        title=f"QR code to join room {code}",
+        title=f"QR code to join {kind} {code}",
     )
     return Response(
         buffer.getvalue(),

@@ -23,7 +23,9 @@ def test_room_and_watch_addresses_serve_their_pages(server: ServerProcess) -> No
     for path, marker in (
         ("/", "Join a game"),
         ("/r/ABCD", 'id="view-join"'),
-        ("/watch/abcd", 'id="tv-play"'),
+        ("/watch/abcd", 'id="tv-lobby"'),
+        ("/t/ABCD", 'id="view-join"'),
+        ("/watch/t/abcd", 'id="tv-lobby"'),
     ):
         response = httpx.get(f"{server.base_url}{path}")
         assert response.status_code == 200

@@ -1,6 +1,6 @@
 // The join form of /r/CODE: one field, one button. This is where the QR code lands.
 
-import { joinRoom } from "./api.js";
+import { joinRoom, tvPath } from "./api.js";
 import { $, setText } from "./dom.js";
 import { lastName, rememberName, saveSeat } from "./store.js";
 
@@ -9,6 +9,7 @@ export const JOIN_ERRORS = {
   bad_name: "Names are 1 to 24 letters, digits or symbols.",
   not_in_lobby: "This game has already started, so new players cannot join. You can still watch it.",
   unknown_room: "There is no game with that code. Check the letters with the banker.",
+  unknown_tournament: "There is no game with that code. Check the letters with the organiser.",
   room_full: "This game is full.",
 };
 
@@ -19,7 +20,7 @@ export function joinView(ctx, onSeat) {
   const error = $("#join-error");
   const submit = $("#join-submit");
   setText($("#join-code"), ctx.code);
-  $("#join-watch").href = `/watch/${ctx.code}`;
+  $("#join-watch").href = tvPath(ctx.code, ctx.collection);
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -32,8 +33,8 @@ export function joinView(ctx, onSeat) {
     submit.disabled = true;
     setText(submit, "Joining…");
     try {
-      const reply = await joinRoom(ctx.code, name);
-      const seat = { token: reply.token, role: "player", player_id: reply.player_id, name };
+      const reply = await joinRoom(ctx.code, name, ctx.collection);
+      const seat = { token: reply.token, role: "player", player_id: reply.player_id, name, collection: ctx.collection };
       saveSeat(ctx.code, seat);
       rememberName(name);
       setText(error, "");

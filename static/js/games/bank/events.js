@@ -1,7 +1,7 @@
 // What happened between two states, in words. States may be coalesced (seqs
 // skipped), so everything here is read from differences, never counted.
 
-import { names, points } from "./dom.js";
+import { names, points } from "../../shell/dom.js";
 import { SAFE_ROLLS, nameOf } from "./rules.js";
 
 /**

@@ -1,17 +1,22 @@
-// The lobby: the code in large letters, the QR code, the players as they join.
-// The banker also adds phoneless players, removes players and starts the game.
+// The lobby, for every game: the code in large letters, the QR code, the players as
+// they join (with presence). The host (banker, organiser) also adds phoneless players,
+// removes players and starts the game. What is the game's own (its settings line, how
+// it is played, what "start" sends) comes from the game's `lobby` export (docs/ui.md).
 
-import { joinLink, joinRoom, qrUrl } from "./api.js";
+import { joinLink, joinRoom, qrUrl, tvPath } from "./api.js";
 import { $, h, setText, show } from "./dom.js";
+import { isHost } from "./games.js";
 import { JOIN_ERRORS } from "./joinview.js";
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
-const ENTRY_TEXT = {
-  banker: "the banker enters the rolls",
-  roller: "each roller enters their own roll",
-  virtual: "the app rolls the dice",
-};
+const playersText = (n) => `${n} ${n === 1 ? "player" : "players"}`;
+
+/** The start button when the game says nothing: {type: "start"}, once someone has joined. */
+function defaultStart(state) {
+  const n = state.players.length;
+  return { command: { type: "start" }, label: n ? `Start the game (${playersText(n)})` : "Start the game", enabled: n > 0 };
+}
 
 export function lobbyView(ctx) {
   const list = $("#lobby-players");
@@ -20,25 +25,26 @@ export function lobbyView(ctx) {
   const addName = $("#add-name");
   const addError = $("#add-error");
   let wired = false;
+  let howtoOf = null;
 
   function wire() {
     wired = true;
-    const link = joinLink(ctx.code);
+    const link = joinLink(ctx.code, ctx.collection);
     setText($("#lobby-code"), ctx.code);
     const qr = $("#lobby-qr");
-    qr.src = qrUrl(ctx.code);
+    qr.src = qrUrl(ctx.code, ctx.collection);
     qr.alt = `QR code: join ${link}`;
     const anchor = $("#lobby-link");
     anchor.href = link;
     setText(anchor, link.replace(/^https?:\/\//, ""));
-    $("#lobby-watch").href = `/watch/${ctx.code}`;
+    $("#lobby-watch").href = tvPath(ctx.code, ctx.collection);
     if (LOOPBACK.test(location.hostname)) {
       setText($("#lobby-local .host"), location.hostname);
       show($("#lobby-local"), true);
     }
     start.addEventListener("click", async () => {
       start.disabled = true;
-      await ctx.command({ type: "start" });
+      await ctx.command(startOf(ctx.state).command);
       start.disabled = false;
     });
     addForm.addEventListener("submit", async (event) => {
@@ -46,7 +52,7 @@ export function lobbyView(ctx) {
       const name = addName.value.trim();
       if (!name) return;
       try {
-        await joinRoom(ctx.code, name);
+        await joinRoom(ctx.code, name, ctx.collection);
         addName.value = "";
         setText(addError, "");
       } catch (failure) {
@@ -56,17 +62,31 @@ export function lobbyView(ctx) {
     });
   }
 
+  const startOf = (state) => ({ ...defaultStart(state), ...(ctx.lobby?.start?.(state) || {}) });
+
+  function howto() {
+    const info = ctx.lobby?.howto || null;
+    if (info === howtoOf) return;
+    howtoOf = info;
+    show($("#lobby-howto"), Boolean(info));
+    if (!info) return;
+    setText($("#lobby-howto-title"), info.title);
+    $("#lobby-howto-list").innerHTML = info.items.map((item) => `<li>${item}</li>`).join(""); // the game's own constant text
+  }
+
   function render(state) {
     if (!wired) wire();
-    const banker = ctx.you?.role === "banker";
+    howto();
+    const host = isHost(ctx.you);
     const me = ctx.you?.player_id;
     const mine = state.players.find((p) => p.id === me);
-    setText($("#lobby-title"), banker ? "Your game is ready" : mine ? `You're in, ${mine.name}!` : "Lobby");
+    setText($("#lobby-title"), host ? "Your game is ready" : mine ? `You're in, ${mine.name}!` : "Lobby");
     setText($("#lobby-count"), `Players (${state.players.length})`);
-    setText($("#lobby-settings"), `${state.rounds} rounds · ${ENTRY_TEXT[state.roll_entry]}`);
-    show($("#lobby-banker"), banker);
-    show($("#lobby-start"), banker);
-    show($("#lobby-wait"), !banker);
+    setText($("#lobby-settings"), ctx.lobby?.settings?.(state) ?? "");
+    setText($("#lobby-wait"), ctx.lobby?.waiting ?? "Waiting for the game to start…");
+    show($("#lobby-banker"), host);
+    show($("#lobby-start"), host);
+    show($("#lobby-wait"), !host);
     list.replaceChildren(
       ...state.players.map((p) =>
         h(
@@ -74,7 +94,7 @@ export function lobbyView(ctx) {
           { class: p.id === me ? "me" : "" },
           h("span", { class: "name" }, p.id === me ? `${p.name} (you)` : p.name),
           h("span", { class: "tag" }, p.connected ? "● here" : "○ no phone yet"),
-          banker
+          host
             ? h("button", {
                 type: "button",
                 class: "remove",
@@ -86,8 +106,9 @@ export function lobbyView(ctx) {
       ),
     );
     if (!state.players.length) list.append(h("li", { class: "empty" }, "Nobody yet: share the code or the QR code."));
-    start.disabled = state.players.length === 0;
-    setText(start, state.players.length ? `Start the game (${state.players.length} ${state.players.length === 1 ? "player" : "players"})` : "Start the game");
+    const { label, enabled } = startOf(state);
+    start.disabled = !enabled;
+    setText(start, label);
   }
 
   return { render };

@@ -19,7 +19,8 @@ function write(key, value) {
   }
 }
 
-/** {token, role: "banker"|"player", player_id, name} or null */
+/** {token, role: "banker"|"organiser"|"player", player_id, name, collection?} or null
+ * (collection: "rooms" when absent, as seats saved before tournaments were). */
 export function loadSeat(code) {
   const seat = read(seatKey(code));
   return seat && typeof seat.token === "string" ? seat : null;

@@ -4,7 +4,7 @@
 import { board } from "./board.js";
 import { pair } from "./dice.js";
 import { dicePad } from "./dicepad.js";
-import { $, h, points, setText, show } from "./dom.js";
+import { $, h, points, setText, show } from "../../shell/dom.js";
 import { nameOf, nextRollSafe, playerById, roundLive } from "./rules.js";
 
 const TOO_LATE = "Too late — the 7 came first.";

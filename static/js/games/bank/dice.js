@@ -1,6 +1,6 @@
 // Dice faces drawn with CSS pips (no font needed), each with a text alternative.
 
-import { h } from "./dom.js";
+import { h } from "../../shell/dom.js";
 
 const PIPS = {
   1: [5],

@@ -1,7 +1,7 @@
 // The live scoreboard: one row per player, kept by id so that buttons keep focus.
 // Every signal is words or a symbol too, never colour alone.
 
-import { h, points, setText } from "./dom.js";
+import { h, points, setText } from "../../shell/dom.js";
 import { ranked, roundLive } from "./rules.js";
 
 /**

@@ -3,7 +3,7 @@
 // the BANK right now (+8, +70, ×2, END), so the banker never has to think.
 
 import { die } from "./dice.js";
-import { h, points } from "./dom.js";
+import { h, points } from "../../shell/dom.js";
 import { diceForTotal, nextRollSafe } from "./rules.js";
 
 const REPEAT_GUARD_MS = 300; // a bouncing finger on the same key is one tap

@@ -43,3 +43,16 @@ export function names(list) {
   if (list.length <= 1) return list.join("");
   return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
 }
+
+/** Disable a button and say what is happening while `work` runs. */
+export async function busy(button, text, work) {
+  const label = button.textContent;
+  button.disabled = true;
+  setText(button, text);
+  try {
+    await work();
+  } finally {
+    button.disabled = false;
+    setText(button, label);
+  }
+}

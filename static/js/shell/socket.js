@@ -31,8 +31,9 @@ function randomPrefix() {
  *            status({phase: "connecting"|"live"|"reconnecting"|"gone", attempt, delay, reason})}
  */
 export class RoomSocket {
-  constructor(code, token, handlers) {
+  constructor(code, token, handlers, collection = "rooms") {
     this.code = code;
+    this.collection = collection; // "rooms" or "tournaments": /ws/<collection>/<code>
     this.token = token || "";
     this.handlers = handlers;
     this.prefix = randomPrefix(); // ids differ across reloads: a new page never hits old ids
@@ -58,7 +59,7 @@ export class RoomSocket {
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${location.host}/ws/rooms/${this.code}${query}`;
+    return `${scheme}://${location.host}/ws/${this.collection}/${this.code}${query}`;
   }
 
   connect() {
@@ -83,6 +84,7 @@ export class RoomSocket {
       return;
     }
     this.heard(); // any message proves the socket is alive
+    if (!this.live && message.type !== "welcome") return; // the welcome comes first, or the link lost it
     switch (message.type) {
       case "welcome":
         this.live = true;

@@ -1,7 +1,7 @@
 // The end of the game: the winner(s) and the final standings.
 
 import { board } from "./board.js";
-import { $, names, ordinal, points, setText, show } from "./dom.js";
+import { $, names, ordinal, points, setText, show } from "../../shell/dom.js";
 import { nameOf, ranked } from "./rules.js";
 
 export function finalView(ctx) {

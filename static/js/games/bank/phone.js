@@ -1,0 +1,160 @@
+// BANK!'s phone views (docs/ui.md, "How a game's pages plug in"): the live round, for a
+// player (huge BANK button) or the banker (dice pad, bank on behalf, undo), and the final
+// standings. The shell owns join, lobby, socket and chrome; this turns states into
+// these views, the feed, the banners and the buzzes.
+
+import { roomLog } from "../../shell/api.js";
+import { $, h, points, setText, show } from "../../shell/dom.js";
+import { feel } from "../../shell/feel.js";
+import { diff } from "./events.js";
+import { finalView } from "./finalview.js";
+import { playView } from "./playview.js";
+import { RoundTracker } from "./tracker.js";
+
+export const styles = ["/static/css/games/bank.css"];
+
+const ENTRY_TEXT = {
+  banker: "the banker enters the rolls",
+  roller: "each roller enters their own roll",
+  virtual: "the app rolls the dice",
+};
+
+/** What the shell's lobby shows of BANK!. */
+export const lobby = {
+  settings: (state) => `${state.rounds} rounds · ${ENTRY_TEXT[state.roll_entry]}`,
+  waiting: "Waiting for the banker to start…",
+  howto: {
+    title: "How BANK! works (30 seconds)",
+    items: [
+      "Every roll adds to one shared <strong>BANK</strong>.",
+      "Rolls 1–3 are <strong>safe</strong>: a 7 adds 70, doubles add their face value.",
+      "From roll 4 on it is <strong>danger</strong>: doubles double the BANK, and a 7 ends the round. Everyone who has not banked gets nothing for that round.",
+      "Tap <strong>BANK</strong> any time after the first roll to put the BANK into your score. Then you sit out until the next round.",
+      "Most points after the last round wins.",
+    ],
+  },
+};
+
+const FEED_SIZE = 12;
+
+const VIEWS = `
+  <section id="view-play" class="view play" hidden>
+    <div class="status-row">
+      <span id="round-info" class="round-info"></span>
+      <span id="phase" class="phase"></span>
+    </div>
+    <div class="bank-box" id="bank-box" role="status" aria-live="polite" aria-atomic="true">
+      <span class="bank-label">BANK</span>
+      <span id="bank-total" class="bank-total">0</span>
+      <span id="bank-stale" class="stale-note" hidden>not current</span>
+    </div>
+    <p id="phase-hint" class="phase-hint"></p>
+    <div class="roll-row">
+      <span id="last-roll" class="last-roll"></span>
+      <span id="turn" class="turn"></span>
+    </div>
+    <p id="banner" class="banner" hidden></p>
+    <div id="pad-area" class="pad-area" hidden></div>
+    <div class="scroll" id="play-scroll">
+      <h2 class="sr-only">Scores</h2>
+      <ol id="board" class="board"></ol>
+      <h2 class="feed-title">What happened</h2>
+      <ol id="feed" class="feed" role="log" aria-live="polite"></ol>
+    </div>
+    <div class="actionbar" id="actionbar">
+      <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
+      <button id="undo-btn" class="undo-btn" type="button" hidden>↶ Undo last roll</button>
+    </div>
+  </section>
+
+  <section id="view-final" class="view narrow" hidden aria-labelledby="final-title">
+    <h1 id="final-title" class="final-title">Game over</h1>
+    <p id="final-me" class="final-me"></p>
+    <ol id="final-board" class="board final"></ol>
+    <div class="actionbar static">
+      <a class="button primary big" href="/">New game</a>
+      <button id="final-undo" class="secondary" type="button" hidden>↶ Undo the last roll</button>
+    </div>
+  </section>`;
+
+export function mount(shell, root) {
+  root.innerHTML = VIEWS;
+  // The views read the shell's live fields (state, you, socket, command) through this,
+  // plus BANK's own: what the state does not say about the round, and the banner.
+  const ctx = Object.create(shell);
+  ctx.tracker = new RoundTracker();
+  ctx.banner = null; // {text, kind, round}
+  const views = { play: playView(ctx), final: finalView(ctx) };
+
+  function render(next, previous) {
+    const events = diff(previous, next);
+    ctx.tracker.update(previous, next);
+    react(events, next);
+    draw(next);
+    if (ctx.tracker.incomplete(next)) fillFromLog(next);
+  }
+
+  function draw(state) {
+    const view = state.status === "finished" ? "final" : "play";
+    for (const key of ["play", "final"]) show($(`#view-${key}`), key === view);
+    document.body.dataset.view = view;
+    views[view].render(state);
+    document.title =
+      state.status === "playing" ? `BANK ${points(state.bank)} · ${ctx.code} · bankit` : `${ctx.code} · bankit`;
+  }
+
+  async function fillFromLog(state) {
+    try {
+      const { events } = await roomLog(ctx.code, ctx.collection);
+      if (ctx.state !== state && ctx.state.seq !== state.seq) return; // a newer state will ask again
+      ctx.tracker.seed(events, ctx.state);
+      if (ctx.state.status !== "lobby") draw(ctx.state);
+    } catch {
+      // the board still works without the per-round details
+    }
+  }
+
+  function react(events, state) {
+    const me = ctx.you?.player_id;
+    const feed = $("#feed");
+    for (const event of events) {
+      feed.prepend(h("li", { class: `ev ${event.kind}` }, event.text));
+      if (event.kind === "bank") feel(event.player_id === me ? "mine" : "bank");
+      if (event.kind === "round") {
+        const seven = event.entry.ended_by === "seven";
+        feel(seven ? "seven" : "round");
+        if (me && seven && event.waited.includes(me)) {
+          ctx.banner = { kind: "lost", text: `Too late — the 7 came first. Round ${event.entry.round} paid you nothing.`, round: state.round };
+        } else if (me && seven) {
+          const mine = event.entry.banked.find((b) => b.player_id === me);
+          ctx.banner = { kind: "saved", text: `Phew! You banked ${points(mine.amount)} before the 7.`, round: state.round };
+        } else if (seven) {
+          ctx.banner = { kind: "lost", text: `7! Round ${event.entry.round} is over.`, round: state.round };
+        } else {
+          ctx.banner = { kind: "saved", text: `Everyone banked: round ${event.entry.round} is over.`, round: state.round };
+        }
+      }
+      if (event.kind === "undo") ctx.banner = null;
+      if (event.kind === "finished") feel("win");
+    }
+    while (feed.children.length > FEED_SIZE) feed.lastElementChild.remove();
+    // A round's banner stays until the next round's first roll.
+    if (ctx.banner && (state.round !== ctx.banner.round || state.roll_count > 0) && state.status === "playing") {
+      ctx.banner = null;
+    }
+  }
+
+  /** Until the socket is live again, the BANK shown may be old: grey it and say so in words. */
+  function stale(on) {
+    $("#bank-total").classList.toggle("stale", on);
+    show($("#bank-stale"), on);
+    if (ctx.state?.status === "playing" && ctx.you) views.play.render(ctx.state); // "Banking… (reconnecting)"
+  }
+
+  function destroy() {
+    root.replaceChildren();
+    document.body.classList.remove("is-banker", "has-pad");
+  }
+
+  return { render, stale, destroy };
+}

@@ -1,0 +1,156 @@
+// The phone page of one room (/r/CODE, /t/CODE), for every game: join, lobby and
+// "gone" are the shell's; the rest (play, final) is the game's phone module, loaded
+// by the state's `game` (docs/ui.md, "How a game's pages plug in").
+
+import { whereFromPath } from "./api.js";
+import { showConnection } from "./chrome.js";
+import { $, setText, show } from "./dom.js";
+import { Awake } from "./feel.js";
+import { loadGame, surface } from "./games.js";
+import { joinView } from "./joinview.js";
+import { lobbyView } from "./lobbyview.js";
+import { RoomSocket } from "./socket.js";
+import { forgetSeat, loadSeat } from "./store.js";
+
+const TOAST_MS = 4000;
+
+const ctx = {
+  ...whereFromPath(), // code, collection
+  seat: null,
+  you: null,
+  state: null,
+  socket: null,
+  stale: true, // the socket is not live: what is shown may be old
+  game: null, // the name of the game whose module is mounted
+  lobby: null, // that module's `lobby` export
+  command,
+  toast,
+};
+const awake = new Awake();
+const views = {};
+let game = null; // the mounted game view: {render, stale?, destroy?}
+let queue = Promise.resolve(); // socket events, one at a time, in order, across module loads
+
+function showView(name) {
+  for (const key of ["join", "lobby", "game", "gone"]) show($(`#view-${key}`), key === name);
+  if (name !== "game") document.body.dataset.view = name; // the game names its own views
+}
+
+function boot() {
+  if (!ctx.code) {
+    gone("That address has no valid room code in it.");
+    return;
+  }
+  setText($("#room-code"), ctx.code);
+  views.join = joinView(ctx, (seat) => {
+    ctx.seat = seat;
+    connect();
+  });
+  views.lobby = lobbyView(ctx);
+  ctx.seat = loadSeat(ctx.code);
+  if (ctx.seat) connect();
+  else {
+    showView("join");
+    views.join.open();
+  }
+}
+
+/** Run socket events in order, even while a game's module is loading. */
+function serial(work) {
+  queue = queue.then(work).catch(surface);
+}
+
+function connect() {
+  ctx.socket?.stop();
+  ctx.socket = new RoomSocket(ctx.code, ctx.seat.token, {
+    welcome: (you, state) =>
+      serial(async () => {
+        ctx.you = you;
+        document.body.dataset.role = you.role;
+        await mount(state.game);
+        render(state);
+      }),
+    state: (next) => serial(() => render(next)),
+    presence: (connected) =>
+      serial(() => {
+        if (!ctx.state) return;
+        const players = ctx.state.players.map((p) => ({ ...p, connected: connected[p.id] ?? p.connected }));
+        const next = { ...ctx.state, players };
+        render(next, true);
+      }),
+    status: connection,
+  }, ctx.collection);
+}
+
+async function mount(name) {
+  if (ctx.game === name) return;
+  const module = await loadGame(name, "phone");
+  game?.destroy?.();
+  ctx.game = name;
+  ctx.lobby = module.lobby || null;
+  game = module.mount(ctx, $("#view-game"));
+  game.stale?.(ctx.stale);
+}
+
+/** A new state (or, with `presenceOnly`, the same one with other presence). */
+function render(next, presenceOnly = false) {
+  const previous = presenceOnly ? next : ctx.state;
+  ctx.state = next;
+  if (next.status === "lobby") {
+    showView("lobby");
+    views.lobby.render(next);
+    document.title = `${ctx.code} · bankit`;
+  } else {
+    showView("game");
+    game.render(next, previous);
+  }
+  awake.want(next.status !== "finished");
+}
+
+function connection({ phase, attempt, reason }) {
+  showConnection($("#conn"), { phase, attempt });
+  document.body.dataset.conn = phase;
+  ctx.stale = phase !== "live";
+  game?.stale?.(ctx.stale);
+  if (phase === "gone") {
+    forgetSeat(ctx.code);
+    awake.want(false);
+    if (reason === "bad_token") {
+      ctx.state = null;
+      ctx.seat = null;
+      showView("join");
+      views.join.open("You are no longer in this game (the banker removed you). You can join again while it is in the lobby.");
+    } else {
+      gone(`There is no game ${ctx.code} on this server. It may have ended a while ago, or the code is mistyped.`);
+    }
+  }
+}
+
+function gone(text) {
+  setText($("#gone-text"), text);
+  showView("gone");
+}
+
+/** Send a command; a refusal becomes a toast in plain words. Resolves the reply.
+ * explain(reply) may word a refusal itself (null: say nothing). */
+async function command(message, explain = null) {
+  const reply = await ctx.socket.send(message);
+  if (!reply.ok) {
+    const text = explain?.(reply) ?? reply.message;
+    if (text) toast(text);
+  }
+  return reply;
+}
+
+let toastTimer = null;
+function toast(text) {
+  const el = $("#toast");
+  setText(el, text);
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    el.hidden = true;
+  }, TOAST_MS);
+}
+
+boot();

@@ -1,0 +1,106 @@
+// The TV page (/watch/CODE, /watch/t/CODE), for every game: a spectator's socket, read
+// only, for a shared screen. The top bar, the lobby (a huge QR code, the players) and
+// "gone" are the shell's; the rest is the game's TV module (docs/ui.md).
+
+import { joinLink, qrUrl, whereFromPath } from "./api.js";
+import { showConnection } from "./chrome.js";
+import { $, h, setText, show } from "./dom.js";
+import { Awake } from "./feel.js";
+import { loadGame, surface } from "./games.js";
+import { RoomSocket } from "./socket.js";
+
+const ctx = { ...whereFromPath(), state: null, stale: true, game: null, lobby: null };
+const awake = new Awake();
+let game = null; // the mounted game view: {render, stale?, destroy?}
+let queue = Promise.resolve();
+
+function showSection(name) {
+  for (const key of ["lobby", "game", "gone"]) show($(`#tv-${key}`), key === name);
+  if (name !== "game") document.body.dataset.view = name; // the game names its own views
+}
+
+function serial(work) {
+  queue = queue.then(work).catch(surface);
+}
+
+function boot() {
+  if (!ctx.code) {
+    setText($("#tv-gone-text"), "That address has no valid room code in it.");
+    showSection("gone");
+    return;
+  }
+  const { code, collection } = ctx;
+  setText($("#tv-code"), code);
+  setText($("#tv-code-big"), code);
+  const link = joinLink(code, collection);
+  setText($("#tv-link"), link.replace(/^https?:\/\//, ""));
+  $("#tv-qr").src = qrUrl(code, collection);
+  $("#tv-qr").alt = `QR code: join ${link}`;
+  setText($("#tv-join"), `Join: ${link.replace(/^https?:\/\//, "")}`);
+  new RoomSocket(code, "", {
+    welcome: (_, next) =>
+      serial(async () => {
+        await mount(next.game);
+        render(next);
+      }),
+    state: (next) => serial(() => render(next)),
+    presence: (connected) =>
+      serial(() => {
+        if (!ctx.state) return;
+        const players = ctx.state.players.map((p) => ({ ...p, connected: connected[p.id] ?? p.connected }));
+        render({ ...ctx.state, players }, true);
+      }),
+    status(status) {
+      showConnection($("#conn"), status);
+      ctx.stale = status.phase !== "live";
+      game?.stale?.(ctx.stale);
+      if (status.phase === "gone") {
+        setText($("#tv-gone-text"), `There is no game ${code} on this server.`);
+        showSection("gone");
+      }
+    },
+  }, collection);
+}
+
+async function mount(name) {
+  if (ctx.game === name) return;
+  const module = await loadGame(name, "tv");
+  game?.destroy?.();
+  ctx.game = name;
+  ctx.lobby = module.lobby || null;
+  game = module.mount(ctx, $("#tv-game"));
+  game.stale?.(ctx.stale);
+  drawHowto();
+}
+
+function render(next, presenceOnly = false) {
+  const previous = presenceOnly ? next : ctx.state;
+  ctx.state = next;
+  const lobby = next.status === "lobby";
+  show($("#tv-join"), lobby);
+  awake.want(next.status !== "finished");
+  if (lobby) {
+    showSection("lobby");
+    drawLobby();
+  } else {
+    showSection("game");
+    game.render(next, previous);
+  }
+}
+
+function drawLobby() {
+  const { state } = ctx;
+  setText($("#tv-lobby-count"), `Players (${state.players.length})`);
+  $("#tv-lobby-players").replaceChildren(...state.players.map((p) => h("li", {}, p.name)));
+  setText($("#tv-lobby-settings"), ctx.lobby?.settings?.(state) ?? "Waiting for the game to start…");
+}
+
+function drawHowto() {
+  const info = ctx.lobby?.howto;
+  show($("#tv-howto"), Boolean(info));
+  if (!info) return;
+  setText($("#tv-howto-title"), info.title);
+  $("#tv-howto-list").innerHTML = info.items.map((item) => `<li>${item}</li>`).join(""); // the game's own constant text
+}
+
+boot();
