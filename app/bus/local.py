@@ -1,0 +1,116 @@
+"""What both one-process backplanes share: inboxes, ownership and fan-out in memory.
+
+`MemoryBus` keeps the room records in memory too; `SqliteBus` writes them through to
+an SQLite file. Either way there is no other process: ownership is a flag with an
+epoch, an inbox is an `asyncio.Queue`, and publishing a frame is a call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from app.bus.base import GONE, Frame, FrameHandler, Reply, ReplyHandler
+
+
+@dataclass
+class Live:
+    """A room as this process runs it: its inbox and who owns it."""
+
+    submitted: int = 0  # the inbox's ids count on from here (after a stored cursor)
+    epoch: int = 0
+    owned: bool = False
+    inbox: asyncio.Queue[tuple[str, bytes]] = field(default_factory=asyncio.Queue)
+
+
+R = TypeVar("R", bound=Live)
+
+
+class LocalBus(Generic[R]):
+    """The in-process half of a `Bus`; subclasses keep the records (`_rooms`)."""
+
+    def __init__(self, prefix: str) -> None:
+        self.node_id = prefix + secrets.token_hex(4)
+        self._rooms: dict[str, R] = {}
+        self._on_frame: FrameHandler | None = None
+        self._on_reply: ReplyHandler | None = None
+
+    async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:
+        self._on_frame, self._on_reply = on_frame, on_reply
+
+    # -- ownership -----------------------------------------------------------------
+    async def claim(self, code: str) -> int | None:
+        live = self._rooms.get(code)
+        if live is None or live.owned:
+            return None
+        live.owned = True
+        live.epoch += 1
+        return live.epoch
+
+    async def renew(self, code: str, epoch: int) -> bool:
+        return self._owner(code, epoch) is not None
+
+    async def release(self, code: str, epoch: int) -> None:
+        live = self._rooms.get(code)
+        if live is not None and live.epoch == epoch:
+            live.owned = False
+
+    def _owner(self, code: str, epoch: int) -> R | None:
+        """The room if `epoch` still owns it (commits are fenced by this)."""
+        live = self._rooms.get(code)
+        return live if live is not None and live.owned and live.epoch == epoch else None
+
+    # -- commands --------------------------------------------------------------------
+    async def submit(self, code: str, envelope: bytes) -> None:
+        live = self._rooms.get(code)
+        if live is None:
+            raise KeyError(code)
+        live.submitted += 1
+        live.inbox.put_nowait((str(live.submitted), envelope))
+
+    async def read_commands(
+        self, code: str, after: str, block_ms: int | None
+    ) -> list[tuple[str, bytes]]:
+        live = self._rooms.get(code)
+        if live is None:
+            return []
+        inbox = live.inbox
+        if inbox.empty():
+            try:
+                async with asyncio.timeout(None if block_ms is None else block_ms / 1000):
+                    first = await inbox.get()
+            except TimeoutError:
+                return []
+        else:
+            first = inbox.get_nowait()
+        batch = [first]
+        while not inbox.empty():
+            batch.append(inbox.get_nowait())
+        return batch
+
+    # -- fan-out ---------------------------------------------------------------------
+    def _publish(self, code: str, frames: Sequence[Frame], replies: Sequence[Reply]) -> None:
+        """After a commit: the frames to this process's sockets, then the answers."""
+        if self._on_frame is not None:
+            for frame in frames:
+                self._on_frame(code, frame)
+        if self._on_reply is not None:
+            for reply in replies:
+                self._on_reply(reply.key, reply.payload)
+
+    def _gone(self, code: str) -> None:
+        if self._on_frame is not None:
+            self._on_frame(code, Frame(GONE, 0, ""))
+
+    async def subscribe(self, code: str) -> None:
+        """Every frame of this process already reaches `on_frame`."""
+
+    async def unsubscribe(self, code: str) -> None:
+        """Nothing to undo: see `subscribe`."""
+
+    async def reply(self, node: str, key: str, payload: bytes) -> None:
+        if self._on_reply is not None:
+            self._on_reply(key, payload)
