@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
 from app.games import Game
-from app.rules.bunco import BuncoRules, Join, Kick, Ring, Roll, Start
+from app.rules.bunco import BuncoRules, Ring, Roll
+from app.rules.commands import Join, Kick, Start
 
 MAX_SETS = 10
 

@@ -8,9 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
 from app.games import Game
+from app.rules.commands import Join, Kick
 from app.rules.tournament import (
-    Join,
-    Kick,
     Next,
     Reroll,
     Score,

@@ -27,12 +27,10 @@ from app.rules.bank_commands import (
     Bank,
     BankCommand,
     Join,
-    Kick,
     Lock,
     PlayAgain,
     Roll,
     Spawned,
-    Start,
     Unbank,
 )
 from app.rules.bank_state import (
@@ -60,6 +58,7 @@ from app.rules.base import (
     Sender,
     UndoPolicy,
 )
+from app.rules.commands import Kick, Start
 from app.rules.names import MAX_NAME, clean_name, name_taken
 
 ROLL_ENTRIES = ("banker", "roller", "virtual")

@@ -7,12 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from app.rules.base import STRICT
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    __pydantic_config__: ClassVar[Any] = STRICT
-    type: Literal["start"]
+from app.rules.commands import Kick, Start
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +33,6 @@ class Unbank:
 
     __pydantic_config__: ClassVar[Any] = STRICT
     type: Literal["unbank"]
-    player_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class Kick:
-    __pydantic_config__: ClassVar[Any] = STRICT
-    type: Literal["kick"]
     player_id: str
 
 

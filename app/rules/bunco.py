@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Literal
 
 from app.rules.base import (
     NO_SEATING,
+    STRICT,
     Chance,
     Connected,
     Event,
@@ -43,18 +44,12 @@ from app.rules.bunco_state import (
     Table,
 )
 from app.rules.bunco_view import view as bunco_view
+from app.rules.commands import Join, Kick, Start
 from app.rules.names import clean_name, name_taken
 
 BANKER = "banker"
 PLAYER = "player"
 ROLL_ENTRIES = ("virtual", "roller", "banker")
-STRICT: dict[str, Any] = {"strict": True, "extra": "ignore"}
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    type: Literal["start"]
-    __pydantic_config__: ClassVar[Any] = STRICT
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,21 +63,6 @@ class Roll:
 @dataclass(frozen=True, slots=True)
 class Ring:
     type: Literal["ring"]
-    __pydantic_config__: ClassVar[Any] = STRICT
-
-
-@dataclass(frozen=True, slots=True)
-class Kick:
-    type: Literal["kick"]
-    player_id: str
-    __pydantic_config__: ClassVar[Any] = STRICT
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    type: Literal["join"]
-    player_id: str
-    name: str
     __pydantic_config__: ClassVar[Any] = STRICT
 
 

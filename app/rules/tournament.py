@@ -27,6 +27,7 @@ from app.rules import tournament_scoring as scoring
 from app.rules.base import (
     NO_SEATING,
     PLAYER,
+    STRICT,
     Chance,
     Connected,
     Effect,
@@ -36,6 +37,7 @@ from app.rules.base import (
     Sender,
     UndoPolicy,
 )
+from app.rules.commands import Join, Kick
 from app.rules.names import clean_name, name_taken
 from app.rules.tournament_state import Player, Result, Status, Table, TournamentState
 from app.rules.tournament_view import tournament_view
@@ -46,7 +48,6 @@ ROLL_ENTRIES = ("banker", "roller", "virtual")
 TABLE_STATUSES = ("lobby", "playing", "finished")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 4
-STRICT: Any = {"strict": True, "extra": "ignore"}
 LOCK = {"type": "lock"}  # what a scored table room is told: it refuses undo from then on
 
 
@@ -68,21 +69,6 @@ class Reroll:
     type: Literal["reroll"]
     player_id: str | None = None
     dice: list[int] | None = None
-    __pydantic_config__: ClassVar[Any] = STRICT
-
-
-@dataclass(frozen=True, slots=True)
-class Kick:
-    type: Literal["kick"]
-    player_id: str
-    __pydantic_config__: ClassVar[Any] = STRICT
-
-
-@dataclass(frozen=True, slots=True)
-class Join:
-    type: Literal["join"]
-    player_id: str
-    name: str
     __pydantic_config__: ClassVar[Any] = STRICT
 
 
