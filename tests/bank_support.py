@@ -64,6 +64,7 @@ def handle(room: Room, envelope: Mapping[str, Any], now: int, dice: Sequence[int
     """Hand `room` an envelope written as a dict (its `cmd` a dict too)."""
     data = dict(envelope)
     if isinstance(data.get("cmd"), Mapping):
+        data.setdefault("server", data["cmd"].get("type") == "join")  # the HTTP route's
         data["cmd"] = orjson.dumps(data["cmd"]).decode()
     data.setdefault("id", None) if data.get("k") == "cmd" else None
     return room.handle(envelopes.decode(orjson.dumps(data)), now, DiceChance(*dice))

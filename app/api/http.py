@@ -154,7 +154,9 @@ async def seat_player(
         join = game.server_command(command)
     except BadCommand:  # the JSON of the name itself is broken (a lone surrogate)
         raise ApiError("bad_name", "A name cannot hold invalid Unicode.") from None
-    envelope = CommandEnvelope(role=PLAYER, pid=player_id, id=None, cmd=join, th=hash_token(token))
+    envelope = CommandEnvelope(
+        role=PLAYER, pid=player_id, id=None, cmd=join, th=hash_token(token), server=True
+    )
     try:
         reply = await services.hub.request(code, envelope, JOIN_TIMEOUT_SECONDS)
     except TimeoutError:

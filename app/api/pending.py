@@ -1,5 +1,8 @@
 """Every command sent through this process gets exactly one answer: the pending table.
 
+Only with a shared backplane (Redis), where answers travel between processes; in one
+process the commit hands each answer over itself.
+
 Each send (every message of a socket, duplicates of one `id` included, and every HTTP
 request's command) gets a key of its own, `<socket key>#<n>`, so that two sends are
 never collapsed, and waits here until its answer comes. The first answer for a key is
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from app.bus.base import BusUnavailable
+from app.bus.shared import SharedBus
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.outgoing import ack, refusal
 from app.rooms.registry import RoomRegistry, UnknownRoom
@@ -73,6 +77,9 @@ class Pending:
         alive: Callable[[str], bool],
     ) -> None:
         self._bus = bus if isinstance(bus, KeepsAnswers) else None
+        # One process: the commit hands the answer over in the same call, so nothing
+        # can be lost on the way and there is nothing to track.
+        self._tracking = isinstance(bus, SharedBus)
         self._registry = registry
         self._deliver = deliver  # the hub's on_reply: it claims, then routes
         self._alive = alive
@@ -85,6 +92,8 @@ class Pending:
 
     def track(self, code: str, envelope: CommandEnvelope) -> CommandEnvelope:
         """The envelope to submit: the same, with a key of this send's own."""
+        if not self._tracking:
+            return envelope
         key = f"{envelope.key}#{next(self._numbers)}"
         tracked = dataclasses.replace(envelope, key=key)
         now = time.monotonic()

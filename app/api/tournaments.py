@@ -102,7 +102,9 @@ async def table_banker(code: str, table: int, request: Request) -> TableBanker:
         raise ApiError("unknown_table", "The game in play has no such table.", 404)
     new = new_token()
     command = services.games["bank"].server_command({"type": "add_banker"})
-    envelope = CommandEnvelope(role=SYSTEM, pid=None, id=None, cmd=command, th=hash_token(new))
+    envelope = CommandEnvelope(
+        role=SYSTEM, pid=None, id=None, cmd=command, th=hash_token(new), server=True
+    )
     try:
         reply = await services.hub.request(room["code"], envelope, JOIN_TIMEOUT_SECONDS)
     except TimeoutError:

@@ -18,7 +18,6 @@ from app.api.connection import (
 from app.api.protocol import BadMessage, read_message
 from app.api.services import Services
 from app.bus.base import BusUnavailable
-from app.games import BadCommand
 from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
 from app.rooms.outgoing import error_text, pong, welcome
 from app.rooms.registry import UnknownRoom
@@ -146,14 +145,10 @@ async def _handle(services: Services, conn: Connection, text: str) -> None:
         if message.type == "ping":
             conn.push(pong(message.id))
             return
-        conn.game.parse(text)  # spectators too: the rules answer in the protocol's order
     except BadMessage as bad:
         conn.push(error_text("bad_message", bad.message, bad.command_id))
         return
-    except BadCommand as bad:
-        conn.push(error_text("bad_message", bad.message, message.id))
-        return
-    identity = conn.identity
+    identity = conn.identity  # spectators too: the room answers in the protocol's order
     envelope = CommandEnvelope(
         role=identity.role,
         pid=identity.player_id,

@@ -24,6 +24,7 @@ class CommandEnvelope:
     node: str = ""  # the process whose socket (or HTTP request) waits for the answer
     key: str = ""  # that socket's (or request's) key; "" when nobody waits
     th: str | None = None  # the token hash a seat opened by this command belongs to
+    server: bool = False  # built by the server (a join, an effect): may be a server command
 
 
 @dataclass(frozen=True, slots=True)

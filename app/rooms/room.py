@@ -208,11 +208,16 @@ class Room:
     def _command(self, envelope: CommandEnvelope, now: int, chance: Chance) -> Outcome:
         sender = Sender(envelope.role, envelope.pid)
         command_id = envelope.id
+        try:  # a socket's text is read here, once: only the server may send its own commands
+            read = self.game.internal if envelope.server else self.game.parse
+            command = read(envelope.cmd)
+        except BadCommand as bad:
+            return Outcome(reply=outgoing.refusal(command_id, "bad_message", bad.message))
         seen = self.accepted.get(sender.by)
         if command_id is not None and seen is not None and command_id in seen:
             return Outcome(reply=outgoing.ack(command_id, seen[command_id]))
         try:
-            event = self._decide(sender, envelope.cmd, chance)
+            event = self._decide(sender, command, chance)
         except RuleError as error:
             return Outcome(reply=outgoing.refusal(command_id, error.code, error.message))
 
@@ -243,11 +248,7 @@ class Room:
         outcome.frames.insert(0, self.state_frame())
         return outcome
 
-    def _decide(self, sender: Sender, text: str, chance: Chance) -> Event:
-        try:
-            command = self.game.internal(text)
-        except BadCommand as bad:
-            raise RuleError("bad_message", bad.message) from None
+    def _decide(self, sender: Sender, command: Any, chance: Chance) -> Event:
         if not isinstance(command, Undo):
             return self.rules.decide(self.timeline.state, sender, command, chance)
         policy = self.rules.undo

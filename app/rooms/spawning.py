@@ -81,6 +81,7 @@ class Spawner:
                 id=f"{effect.id}/seat",
                 cmd=game.server_command(_join(seat)),
                 th=token_hash,  # the seat opens for the token that opened it in the source
+                server=True,
             )
             await self.registry.submit(code, join)
         spawned = {"type": "spawned", "effect": rules_effect_id(effect), "code": code}
@@ -96,7 +97,8 @@ class Spawner:
         if game is None:
             raise UnknownRoom(code)
         text = game.server_command(command)
-        await self.registry.submit(code, CommandEnvelope(SYSTEM, None, effect_id, text))
+        envelope = CommandEnvelope(SYSTEM, None, effect_id, text, server=True)
+        await self.registry.submit(code, envelope)
 
 
 def _join(seat: Mapping[str, Any]) -> dict[str, Any]:

@@ -57,7 +57,9 @@ async def finished_room(registry: RoomRegistry) -> str:
     view = await registry.create(game, {}, ["banker-hash"])
     code = str(view["code"])
     join = game.server_command({"type": "join", "player_id": "ann", "name": "Ann"})
-    await registry.submit(code, CommandEnvelope("player", "ann", None, join, th="ann-hash"))
+    await registry.submit(
+        code, CommandEnvelope("player", "ann", None, join, th="ann-hash", server=True)
+    )
     await send(registry, code, "banker", None, type="start")
     await send(registry, code, "player", "ann", type="roll")
     await until(lambda: registry.actors[code].room.finished, what="the game to finish")
