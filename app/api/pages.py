@@ -27,6 +27,7 @@ from app.api.errors import ApiError
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 CODE = re.compile(r"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{4}$")
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 NO_STORE = {"Cache-Control": "no-cache"}
 
 router = APIRouter(include_in_schema=False)
@@ -71,9 +72,15 @@ def join_link(request: Request, code: str, prefix: str = "r") -> str:
 
 
 @router.get("/api/rooms/{code}/qr.svg")
-async def room_qr(code: str, request: Request) -> Response:
-    """The room's join link as an SVG QR code (dark on white, with its quiet zone)."""
-    return await qr(request, code, "r", "room")
+async def room_qr(code: str, request: Request, token: str | None = None) -> Response:
+    """The room's join link as an SVG QR code (dark on white, with its quiet zone).
+
+    With `?token=` the link hands that seat over (`/r/{code}#token=...`): a tournament
+    table's banker link shown to a second scorekeeper. The token is not checked here (the
+    room's socket does that); it only has to look like one."""
+    if token is not None and not TOKEN.match(token):
+        raise ApiError("bad_request", "That is not a token.")
+    return await qr(request, code, "r", "room", f"#token={token}" if token else "")
 
 
 @router.get("/api/tournaments/{code}/qr.svg")
@@ -82,13 +89,13 @@ async def tournament_qr(code: str, request: Request) -> Response:
     return await qr(request, code, "t", "tournament")
 
 
-async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
+async def qr(request: Request, code: str, prefix: str, kind: str, hand: str = "") -> Response:
     code = code.upper()
     if not CODE.match(code):
         raise ApiError(f"unknown_{kind}", f"No such {kind}.")
     if await request.app.state.services.registry.snapshot(code) is None:
         raise ApiError(f"unknown_{kind}", f"No such {kind}.")
-    link = join_link(request, code, prefix)
+    link = join_link(request, code, prefix) + hand
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
         buffer,
@@ -104,7 +111,10 @@ async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
     return Response(
         buffer.getvalue(),
         media_type="image/svg+xml",
-        headers={"Cache-Control": "public, max-age=300", "X-Join-Link": link},
+        headers={
+            "Cache-Control": "private, no-store" if hand else "public, max-age=300",
+            "X-Join-Link": link,
+        },
     )
 
 

@@ -66,12 +66,14 @@ def test_a_tournament_created_at_home_has_its_lobby_at_its_own_address(table: Ta
     assert organiser.url.endswith(f"/t/{code}")
     qr = organiser.get_by_role("img", name=f"QR code: join {table.server.base_url}/t/{code}")
     expect(qr).to_be_visible()
-    expect(organiser.locator("#lobby-settings")).to_have_text("2 games of 10 rounds")
+    expect(organiser.locator("#lobby-settings")).to_have_text(
+        "2 games of 10 rounds · each table's banker enters the dice"
+    )
 
     organiser.get_by_label("Add a player without a phone").fill("Ann")
     organiser.get_by_role("button", name="Add", exact=True).click()
     expect(organiser.locator("#lobby-players li")).to_have_text([re.compile("^Ann")])
-    organiser.get_by_role("button", name="Start the game (1 player)").click()
-    heading = organiser.get_by_role("heading", name="Tournament pages are coming")
+    organiser.get_by_role("button", name="Start game 1 (1 table, 1 player)").click()
+    heading = organiser.get_by_role("heading", name="Game 1 of 2")  # the tournament's own page
     expect(heading).to_be_visible()
     assert console == [], "console errors on the tournament pages"

@@ -1,6 +1,6 @@
 // The page chrome every game shares: the live badge in the top bar, in words.
 
-import { setText } from "./dom.js";
+import { h, setText } from "./dom.js";
 
 const PHASE_TEXT = {
   connecting: "Connecting…",
@@ -14,4 +14,13 @@ export function showConnection(el, { phase, attempt }) {
   el.dataset.phase = phase;
   const text = phase === "reconnecting" && attempt > 1 ? `Reconnecting… (try\u00a0${attempt})` : PHASE_TEXT[phase];
   setText(el, text);
+}
+
+/** A tournament's table room ({code, game, table} in its state): a link back to /t/CODE. */
+export function tournamentLink(bar, tournament) {
+  if (!tournament || bar.querySelector(".back-tournament")) return;
+  const label = `Back to the tournament ${tournament.code} (game ${tournament.game}, table ${tournament.table})`;
+  const link = h("a", { class: "back-tournament", href: `/t/${tournament.code}`, "aria-label": label }, "← Tournament");
+  link.style.cssText = "display:inline-flex;align-items:center;min-height:44px;font-weight:700;flex-shrink:0";
+  bar.querySelector(".conn").before(link);
 }

@@ -3,14 +3,14 @@
 // by the state's `game` (docs/ui.md, "How a game's pages plug in").
 
 import { whereFromPath } from "./api.js";
-import { showConnection } from "./chrome.js";
+import { showConnection, tournamentLink } from "./chrome.js";
 import { $, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
 import { loadGame, surface } from "./games.js";
 import { joinView } from "./joinview.js";
 import { lobbyView } from "./lobbyview.js";
 import { RoomSocket } from "./socket.js";
-import { forgetSeat, loadSeat } from "./store.js";
+import { forgetSeat, loadSeat, saveSeat, seatFromHash } from "./store.js";
 
 const TOAST_MS = 4000;
 
@@ -47,6 +47,8 @@ function boot() {
     connect();
   });
   views.lobby = lobbyView(ctx);
+  const handed = seatFromHash(ctx.collection); // a link "/r/CODE#token=…" hands a seat over
+  if (handed) saveSeat(ctx.code, handed);
   ctx.seat = loadSeat(ctx.code);
   if (ctx.seat) connect();
   else {
@@ -96,6 +98,7 @@ async function mount(name) {
 function render(next, presenceOnly = false) {
   const previous = presenceOnly ? next : ctx.state;
   ctx.state = next;
+  tournamentLink($(".topbar"), next.tournament); // a tournament's table room leads back to it
   if (next.status === "lobby") {
     showView("lobby");
     views.lobby.render(next);

@@ -30,6 +30,15 @@ export function saveSeat(code, seat) {
   write(seatKey(code), { ...seat, saved: Date.now() });
 }
 
+/** The seat a link "…#token=T" hands over (a table's banker link), once: the token is
+ * taken out of the address so that it is not bookmarked or shared further. */
+export function seatFromHash(collection) {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!token) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  return { token, role: "banker", name: "Banker", collection };
+}
+
 export function forgetSeat(code) {
   try {
     localStorage.removeItem(seatKey(code));
