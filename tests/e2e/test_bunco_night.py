@@ -167,13 +167,13 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
     # The new High table's players have RING; nobody else does. The host's page too.
     new_high = set(state["tables"][0]["seats"])
     for name, phone in phones.items():
-        ring = phone.get_by_role("button", name="🔔 RING: start round 2")
+        ring = phone.get_by_role("button", name="♫ RING: start round 2")
         if ids[name] in new_high:
             expect(ring).to_be_visible()
         else:
             expect(ring).to_be_hidden()
-    expect(host.get_by_role("button", name="🔔 RING: start round 2")).to_be_enabled()
-    expect(host.locator("#h-phase")).to_have_text("🔔 Bell rang · next: round 2")
+    expect(host.get_by_role("button", name="♫ RING: start round 2")).to_be_enabled()
+    expect(host.locator("#h-phase")).to_have_text("♫ Bell rang · next: round 2")
     expect(host.locator("#h-undo")).to_have_text(
         re.compile(r"^↶ Undo .*'s 1 · 1 · 1 at the High table")
     )
@@ -186,7 +186,7 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
 
     # A player of the new High table rings round 2: every phone is live again.
     ringer = phones[name_of[state["tables"][0]["seats"][0]]]
-    ringer.get_by_role("button", name="🔔 RING: start round 2").click()
+    ringer.get_by_role("button", name="♫ RING: start round 2").click()
     for phone in phones.values():
         expect(phone.locator("#b-phase")).to_have_text("▶ Round live: roll!")
     expect(low_phone.locator("#b-banner")).to_be_hidden()

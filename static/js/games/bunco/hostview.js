@@ -12,12 +12,12 @@ export const HOST = `
   <section id="view-host" class="view bunco-host" hidden aria-labelledby="h-round">
     <div class="status-row">
       <h1 id="h-round" class="b-round"></h1>
-      <button id="h-sound" class="sound-btn" type="button" aria-pressed="false">🔇 Sound off</button>
+      <button id="h-sound" class="sound-btn" type="button" aria-pressed="false">♪ Sound: off</button>
     </div>
     <p id="h-phase" class="b-phase" role="status"></p>
     <p id="h-banner" class="b-banner" role="alert" hidden></p>
     <div class="host-bar">
-      <button id="h-ring" class="ring-btn" type="button">🔔 RING</button>
+      <button id="h-ring" class="ring-btn" type="button">♫ RING</button>
       <button id="h-undo" class="undo-btn" type="button">↶ Undo the last roll</button>
     </div>
     <div id="h-tables" class="host-tables"></div>
@@ -109,7 +109,7 @@ export function hostView(ctx) {
       banner.dataset.kind = ctx.banner.kind;
     }
     ring.disabled = state.phase !== "waiting";
-    setText(ring, state.phase === "waiting" ? `🔔 RING: start round ${state.round}` : "🔔 RING (after the bell)");
+    setText(ring, state.phase === "waiting" ? `♫ RING: start round ${state.round}` : "♫ RING (after the bell)");
     const label = undoLabel(state);
     if (label) {
       undoFor = -1;

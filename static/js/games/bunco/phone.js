@@ -65,7 +65,7 @@ export function mount(shell, root) {
     for (const button of root.querySelectorAll(".sound-btn")) {
       const on = soundOn();
       button.setAttribute("aria-pressed", String(on));
-      setText(button, on ? "🔊 Sound on" : "🔇 Sound off");
+      setText(button, on ? "♪ Sound: on" : "♪ Sound: off");
     }
   }
 
@@ -90,15 +90,15 @@ export function mount(shell, root) {
         const at = seatOf(previous?.tables, event.player_id);
         if (host || (oldSeat && at && oldSeat.table.table === at.table.table)) {
           const who = event.player_id === me ? "You" : nameOf(state, event.player_id);
-          ctx.banner = { kind: "bunco", text: `🎲 BUNCO! ${who} rolled three ${previous.round}s: +21${host ? ` at the ${at?.table.name} table` : ""}` };
+          ctx.banner = { kind: "bunco", text: `⚄ BUNCO! ${who} rolled three ${previous.round}s: +21${host ? ` at the ${at?.table.name} table` : ""}` };
           feel("win");
           ring("bunco");
         }
       }
       if (event.kind === "bell") {
-        const by = event.by ? ` ${nameOf(state, event.by)}'s roll ended it.` : "";
+        const by = !event.by ? "" : event.by === me ? " Your roll ended it." : ` ${nameOf(state, event.by)}'s roll ended it.`;
         const mineBunco = ctx.banner?.kind === "bunco" ? `${ctx.banner.text} · ` : "";
-        ctx.banner = { kind: "bell", text: `${mineBunco}🔔 The bell! Round ${previous.round} is over.${by}` };
+        if (ctx.banner?.kind !== "late") ctx.banner = { kind: "bell", text: `${mineBunco}♫ The bell! Round ${previous.round} is over.${by}` };
         feel("bell");
         ring("bell");
       }

@@ -11,7 +11,7 @@ export const PLAY = `
   <section id="view-play" class="view bunco-play" hidden aria-labelledby="b-round">
     <div class="status-row">
       <h1 id="b-round" class="b-round"></h1>
-      <button id="b-sound" class="sound-btn" type="button" aria-pressed="false">🔇 Sound off</button>
+      <button id="b-sound" class="sound-btn" type="button" aria-pressed="false">♪ Sound: off</button>
     </div>
     <p id="b-phase" class="b-phase" role="status"></p>
     <p id="b-stale" class="stale-note" hidden>not current</p>
@@ -22,7 +22,7 @@ export const PLAY = `
       <button id="b-roll" class="roll-big" type="button" hidden>ROLL</button>
       <div id="b-pad" hidden></div>
       <p id="b-wait" class="b-wait" hidden></p>
-      <button id="b-ring" class="ring-btn" type="button" hidden>🔔 RING: start round</button>
+      <button id="b-ring" class="ring-btn" type="button" hidden>♫ RING: start round</button>
     </div>
     <h2 class="strip-title">Other tables</h2>
     <ul id="b-strip" class="strip"></ul>
@@ -104,12 +104,12 @@ export function playView(ctx) {
     if (entry === "banker" && live) waitText = "The host enters the dice for every table.";
     else if (entry === "roller" && live && !myTurn) waitText = `${nameOf(state, mine.table.roller)} has the dice: wait for your turn.`;
     else if (state.phase === "waiting" && mine?.table.table === 0) waitText = "You are at the High table: ring when everyone has sat down.";
-    else if (state.phase === "waiting") waitText = `Waiting for the bell: someone at the High table rings round ${state.round}.`;
+    else if (state.phase === "waiting") waitText = `Waiting for someone at the High table to ring round ${state.round}.`;
     setText(wait, waitText);
     show(wait, Boolean(waitText));
     const atHigh = mine && mine.table.table === 0;
     show(ring, state.phase === "waiting" && atHigh);
-    setText(ring, `🔔 RING: start round ${state.round}`);
+    setText(ring, `♫ RING: start round ${state.round}`);
 
     const others = state.tables.filter((t) => !mine || t.table !== mine.table.table);
     $("#b-strip").replaceChildren(...others.map((t) => h("li", {}, stripItem(t))));

@@ -44,8 +44,11 @@ export function rollWords(state, table, roll) {
 
 /** "Set 1 of 2 · Round 3 of 6" */
 export function roundWords(state) {
-  const set = state.sets > 1 ? `Set ${state.set} of ${state.sets} · ` : "";
-  return `${set}Round ${state.round} of ${ROUNDS_PER_SET}`;
+  const last = state.rounds_log.at(-1);
+  const over = (state.phase === "waiting" || state.status === "finished") && last;
+  const { set, round } = over ? last : state;
+  const sets = state.sets > 1 ? `Set ${set} of ${state.sets} · ` : "";
+  return `${sets}Round ${round} of ${ROUNDS_PER_SET}${over ? " is over" : ""}`;
 }
 
 /** The phase in words with a symbol (never colour alone). */
@@ -55,7 +58,7 @@ export function phaseWords(state) {
     const at = state.tables.filter((t) => t.rolloff).map((t) => t.name);
     return `⚖ Roll-off at ${names(at)}`;
   }
-  if (state.phase === "waiting") return `🔔 Bell rang · next: round ${state.round}`;
+  if (state.phase === "waiting") return `♫ Bell rang · next: round ${state.round}`;
   return "▶ Round live: roll!";
 }
 

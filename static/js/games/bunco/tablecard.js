@@ -27,21 +27,21 @@ export function tableCard(index, { size = "" } = {}) {
   function update(state, table, me = null) {
     setText($(".tname-text", el), `${table.name} table`);
     el.setAttribute("aria-label", `${table.name} table`);
-    const flag = table.rolloff ? "⚖ roll-off" : table.table === 0 ? "🔔 bell table" : "";
+    const flag = table.rolloff ? "⚖ roll-off" : table.table === 0 ? "♫ bell table" : "";
     setText($(".tflag", el), flag);
     const lead = table.scores[0] === table.scores[1] ? -1 : table.scores[0] > table.scores[1] ? 0 : 1;
     el.classList.toggle("mine", Boolean(me) && table.seats.includes(me));
+    const live = state.status === "playing" && (state.phase === "playing" || table.rolloff);
     for (const t of [0, 1]) {
       const box = $(`.team[data-team="${t}"]`, el);
       setText($(".names", box), teamName(state, table, t, me));
       setText($(".pts", box), table.scores[t]);
       box.classList.toggle("lead", lead === t);
-      box.classList.toggle("rolling", [table.seats[t], table.seats[t + 2]].includes(table.roller));
+      box.classList.toggle("rolling", live && [table.seats[t], table.seats[t + 2]].includes(table.roller));
     }
-    const live = state.status === "playing" && (state.phase === "playing" || table.rolloff);
     const holder = $(".holder", el);
     let who = table.roller === me ? "▶ Your roll!" : `▶ ${nameOf(state, table.roller)} has the dice`;
-    if (!live) who = state.status === "finished" ? "Final score" : "Waiting for the bell";
+    if (!live) who = state.status === "finished" ? "Final score" : "Waiting for the next RING";
     setText(holder, who);
     holder.classList.toggle("you", live && table.roller === me);
     const roll = table.last_roll;

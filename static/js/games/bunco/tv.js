@@ -48,19 +48,22 @@ export function mount(ctx, root) {
   $("#tv-csv").href = scoresheetUrl(ctx.code);
 
   function render(next, previous) {
+    const said = [];
     for (const event of diff(previous, next)) {
-      if (event.kind === "bell") {
-        feel("bell");
-        setText($("#tv-event"), `🔔 The bell! Round ${previous.round} is over.${event.by ? ` ${nameOf(next, event.by)} rang it.` : ""}`);
-      }
       if (event.kind === "bunco") {
         feel("win");
-        setText($("#tv-event"), `🎲 BUNCO! ${nameOf(next, event.player_id)} rolled three ${previous.round}s.`);
+        said.push(`⚄ BUNCO! ${nameOf(next, event.player_id)} rolled three ${previous.round}s.`);
       }
-      if (event.kind === "ring") setText($("#tv-event"), `▶ Round ${next.round} has begun.`);
-      if (event.kind === "undo") setText($("#tv-event"), "↶ The host took back the last roll.");
+      if (event.kind === "bell") {
+        feel("bell");
+        said.push(`♫ The bell! Round ${previous.round} is over.${event.by ? ` ${nameOf(next, event.by)}'s roll ended it.` : ""}`);
+      }
+      if (event.kind === "rolloff") said.push(`⚖ ${rolloffWords(next.tables[event.table])}.`);
+      if (event.kind === "ring") said.push(`▶ Round ${next.round} has begun.`);
+      if (event.kind === "undo") said.push("↶ The host took back the last roll.");
       if (event.kind === "finished") feel("win");
     }
+    if (said.length) setText($("#tv-event"), said.join(" "));
     const view = next.status === "finished" ? "final" : "play";
     for (const key of ["play", "final"]) show($(`#tv-${key}`), key === view);
     document.body.dataset.view = view;
