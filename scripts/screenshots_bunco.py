@@ -1,6 +1,6 @@
 """Screenshots of the Bunco pages for docs/ui.md ("## Bunco pages").
 
-    .venv/bin/python scripts/screenshots_bunco.py [--out docs/screenshots] [--chromium /usr/bin/chromium]
+    .venv/bin/python scripts/screenshots_bunco.py [--out docs/screenshots] [--chromium PATH]
 
 Starts its own server, seats 12 players (over HTTP) on three tables, opens a host, a
 TV and the phones that matter, plays round 1 on the phones' dice pads to a Bunco and
@@ -32,23 +32,8 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 LAPTOP: ViewportSize = {"width": 1366, "height": 900}
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
-# Send commands one at a time on a socket of the page's own and return the answers.
-DRIVE = """async ({code, token, commands}) => {
-  const ws = new WebSocket(`ws://${location.host}/ws/rooms/${code}?token=${token}`);
-  await new Promise((resolve) => ws.addEventListener("open", resolve));
-  const answers = [];
-  for (const [n, command] of commands.entries()) {
-    const id = `shot-${n}`;
-    const answer = new Promise((resolve) => ws.addEventListener("message", (e) => {
-      const m = JSON.parse(e.data);
-      if (m.id === id) resolve(m);
-    }));
-    ws.send(JSON.stringify({ ...command, id }));
-    answers.push(await answer);
-  }
-  ws.close();
-  return answers;
-}"""
+# Commands on a socket of the page's own, one at a time (the rest of the night).
+DRIVE = (ROOT / "tests" / "e2e" / "bunco_drive.js").read_text()
 
 
 def seat_page(shots: Shots, viewport: ViewportSize, code: str, seat: dict[str, Any] | None) -> Page:
@@ -73,7 +58,9 @@ def pad(phone: Page, dice: tuple[int, int, int], submit: bool = True) -> None:
 
 def play(shots: Shots) -> None:
     # httpx does not resolve *.localhost as Chromium does: the same server by its address.
-    night = BuncoNight(shots.base.replace("bankit.localhost", "127.0.0.1"), sets=1, roll_entry="roller")
+    night = BuncoNight(
+        shots.base.replace("bankit.localhost", "127.0.0.1"), sets=1, roll_entry="roller"
+    )
     code = night.code
     ids = {name: night.join(name) for name in NAMES}
     name_of = {pid: name for name, pid in ids.items()}
@@ -131,7 +118,9 @@ def play(shots: Shots) -> None:
         ]
         if target < 6:
             commands.append({"type": "ring"})
-    answers = host.evaluate(DRIVE, {"code": code, "token": night.banker_token, "commands": commands})
+    answers = host.evaluate(
+        DRIVE, {"code": code, "token": night.banker_token, "commands": commands}
+    )
     assert all(a["type"] == "ack" for a in answers), answers
     expect(tv.locator("#tv-winner")).to_be_visible()
     shots.take(tv, "bunco-tv-final")

@@ -116,6 +116,8 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
         f"▶ {name_of[high['seats'][0]]} has the dice"
     )
     audit(first["High"], "phone, my roll (pad)")
+    pad_roll = first["High"].get_by_role("button", name=re.compile(r"^Roll \(pick 3 more\)$"))
+    expect(pad_roll).to_be_in_viewport(ratio=1)  # the pad fits a 360x640 phone, no scrolling
     audit(second_at_high, "phone, waiting for the dice")
     audit(host, "host, round live")
     audit(tv, "TV, round live")
@@ -161,6 +163,7 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
     # Back online, the Low phone's roll reaches the server after the bell.
     low_phone.context.set_offline(False)
     expect(low_phone.locator("#b-banner")).to_have_text("Too late: the bell rang")
+    expect(low_phone.locator("#toast")).to_be_hidden()  # one clear message, not two
     expect(low_phone.locator("#b-next")).to_have_text(movement(state, low["seats"][0]))
     assert night.state()["seq"] == state["seq"], "the late roll changed nothing"
 

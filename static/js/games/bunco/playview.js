@@ -31,7 +31,7 @@ export const PLAY = `
 /** Words for a refused roll or ring. */
 export function explain(state) {
   return (reply) => {
-    if (reply.code === "round_over") return null; // the banner says it
+    if (reply.code === "round_over") return ""; // the banner says it (no toast)
     if (reply.code === "not_your_turn") return "Not your turn: wait for the dice.";
     if (reply.code === "round_in_progress") return "The round is still being played.";
     return reply.message;
