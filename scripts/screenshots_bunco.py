@@ -68,6 +68,7 @@ def play(shots: Shots) -> None:
     host = seat_page(shots, PHONE, code, banker)
     tv = seat_page(shots, TV, code, None)
     host.get_by_role("button", name=re.compile("^Start the night")).click()
+    expect(host.locator("#h-round")).to_have_text("Round 1 of 6")
     state = night.state()
     tables = state["tables"]
 

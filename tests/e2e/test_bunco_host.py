@@ -52,6 +52,7 @@ def test_the_host_enters_the_dice_undoes_a_bunco_and_the_night_ends_on_a_scoresh
     host = open_seat(table, f"/r/{code}", banker, code)
     host.get_by_role("button", name="Start the night (8 players, 2 tables)").click()
     tv = open_seat(table, f"/watch/{code}", None, code, viewport=TV)
+    expect(host.locator("#h-round")).to_have_text("Round 1 of 6")  # started: tables are seated
     high, low = night.state()["tables"]
 
     def phone(pid: str) -> Page:

@@ -33,7 +33,8 @@ def test_the_home_page_offers_the_games_and_a_bunco_room_opens_its_own_pages(
     state = httpx.get(f"{table.server.base_url}/api/rooms/{code}").json()["state"]
     assert (state["game"], state["sets"], state["roll_entry"]) == ("bunco", 2, "virtual")
     expect(host.locator("#lobby-settings")).to_have_text(
-        "2 sets of 6 rounds · the app rolls the dice · for 8, 12, 16, 20 or 24 players (tables of 4)"
+        "2 sets of 6 rounds · the app rolls the dice"
+        " · for 8, 12, 16, 20 or 24 players (tables of 4)"
     )
 
     tv = table.open(f"/watch/{code}", viewport=TV)
