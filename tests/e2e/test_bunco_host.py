@@ -131,3 +131,41 @@ def test_the_host_enters_the_dice_undoes_a_bunco_and_the_night_ends_on_a_scoresh
     expect(host.locator("#final-sheet thead th.per-round").first).to_be_visible()
     expect(host.locator("#final-sheet td.rounds").first).to_be_hidden()
     expect(host.locator(".topbar")).to_be_hidden()
+
+
+def test_in_virtual_mode_the_roller_taps_roll_and_sound_stays_as_the_player_set_it(
+    table: Table,
+) -> None:
+    night = BuncoNight(table.server.base_url, sets=1, roll_entry="virtual")
+    code = night.code
+    ids = {name: night.join(name) for name in NAMES}
+    banker = {"token": night.banker_token, "role": "banker", "player_id": None, "name": "Host"}
+    host = open_seat(table, f"/r/{code}", banker, code)
+    host.get_by_role("button", name="Start the night (8 players, 2 tables)").click()
+    expect(host.locator("#h-round")).to_have_text("Round 1 of 6")
+    first = night.state()["tables"][1]["seats"][0]
+    name = next(n for n, pid in ids.items() if pid == first)
+    seat = {"token": night.players[name][1], "role": "player", "player_id": first, "name": name}
+    phone = open_seat(table, f"/r/{code}", seat, code)
+
+    sound = phone.get_by_role("button", name="♪ Sound: off")
+    expect(sound).to_have_attribute("aria-pressed", "false")  # off by default
+    sound.click()
+    expect(phone.get_by_role("button", name="♪ Sound: on")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    roll = phone.get_by_role("button", name="ROLL", exact=True)
+    expect(roll).to_be_in_viewport(ratio=1)
+    audit(phone, "phone, virtual ROLL")
+    roll.click()
+    last = phone.locator("#b-mine .last-text")
+    expect(last).to_have_text(
+        re.compile(r"^You: (\+\d+|three of a kind \+5|BUNCO! \+21|miss: .+)$")
+    )
+    rolled = night.state()["tables"][1]["last_roll"]
+    assert rolled["by"] == first and len(rolled["dice"]) == 3
+    expect(host.locator('.tcard[data-table="1"] .last-text')).to_have_text(re.compile(f"^{name}: "))
+    expect(host.get_by_role("button", name=re.compile(r"^Roll for "))).to_have_count(2)
+
+    phone.reload()
+    expect(phone.get_by_role("button", name="♪ Sound: on")).to_be_visible()  # remembered

@@ -147,6 +147,7 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
             continue
         expect(phone.locator("#b-banner")).to_contain_text("The bell!")
         expect(phone.locator("#b-next")).to_have_text(movement(state, ids[name]))
+        expect(phone.locator("#b-next")).to_be_in_viewport(ratio=1)  # no scrolling to find it
     for pid in high["seats"]:
         expect(phones[name_of[pid]].locator("#b-banner")).to_contain_text("BUNCO!")
     winners_high = state["rounds_log"][0]["tables"][0]["winners"]
@@ -172,7 +173,7 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
     for name, phone in phones.items():
         ring = phone.get_by_role("button", name="♫ RING: start round 2")
         if ids[name] in new_high:
-            expect(ring).to_be_visible()
+            expect(ring).to_be_in_viewport(ratio=1)
         else:
             expect(ring).to_be_hidden()
     expect(host.get_by_role("button", name="♫ RING: start round 2")).to_be_enabled()

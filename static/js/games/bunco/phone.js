@@ -74,7 +74,8 @@ export function mount(shell, root) {
     const host = ctx.you?.role === "banker";
     const view = next.status === "finished" ? "final" : host ? "host" : "play";
     for (const key of ["play", "host", "final"]) show($(`#view-${key}`), key === view);
-    document.body.dataset.view = view;
+    // "bunco-…": room.css keeps BANK's "play" view from scrolling; a Bunco page scrolls.
+    document.body.dataset.view = `bunco-${view}`;
     document.body.classList.toggle("bunco-is-host", host);
     views[view].render(next);
     document.title = `${next.status === "finished" ? "Final" : `Round ${next.round}`} · ${ctx.code} · bankit`;

@@ -15,14 +15,14 @@ export const PLAY = `
     </div>
     <p id="b-phase" class="b-phase" role="status"></p>
     <p id="b-stale" class="stale-note" hidden>not current</p>
-    <div id="b-mine"></div>
     <p id="b-banner" class="b-banner" role="alert" hidden></p>
     <p id="b-next" class="b-next" role="status" hidden></p>
+    <div id="b-mine"></div>
     <div class="b-actions" id="b-actions">
       <button id="b-roll" class="roll-big" type="button" hidden>ROLL</button>
       <div id="b-pad" hidden></div>
-      <p id="b-wait" class="b-wait" hidden></p>
       <button id="b-ring" class="ring-btn" type="button" hidden>♫ RING: start round</button>
+      <p id="b-wait" class="b-wait" hidden></p>
     </div>
     <h2 class="strip-title">Other tables</h2>
     <ul id="b-strip" class="strip"></ul>
@@ -71,6 +71,9 @@ export function playView(ctx) {
     phase.dataset.phase = state.phase || "";
     const mine = seatOf(state.tables, me);
     if (mine) card.update(state, mine.table, me);
+    // After the bell the new table has no scores yet: a smaller card, so that where to sit
+    // and RING fit the screen.
+    card.el.classList.toggle("compact", state.phase === "waiting");
     show($("#b-mine"), Boolean(mine));
     const banner = $("#b-banner");
     show(banner, Boolean(ctx.banner));
@@ -103,7 +106,7 @@ export function playView(ctx) {
     let waitText = "";
     if (entry === "banker" && live) waitText = "The host enters the dice for every table.";
     else if (entry === "roller" && live && !myTurn) waitText = `${nameOf(state, mine.table.roller)} has the dice: wait for your turn.`;
-    else if (state.phase === "waiting" && mine?.table.table === 0) waitText = "You are at the High table: ring when everyone has sat down.";
+    else if (state.phase === "waiting" && mine?.table.table === 0) waitText = "Ring when everyone has sat down.";
     else if (state.phase === "waiting") waitText = `Waiting for someone at the High table to ring round ${state.round}.`;
     setText(wait, waitText);
     show(wait, Boolean(waitText));

@@ -66,7 +66,7 @@ export function mount(ctx, root) {
     if (said.length) setText($("#tv-event"), said.join(" "));
     const view = next.status === "finished" ? "final" : "play";
     for (const key of ["play", "final"]) show($(`#tv-${key}`), key === view);
-    document.body.dataset.view = view;
+    document.body.dataset.view = `bunco-${view}`;
     if (view === "play") drawPlay(next);
     else drawFinal(next);
   }
