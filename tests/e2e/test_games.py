@@ -32,7 +32,10 @@ def test_the_home_page_offers_the_games_and_a_bunco_room_opens_its_own_pages(
     code = host.locator("#lobby-code").inner_text()
     state = httpx.get(f"{table.server.base_url}/api/rooms/{code}").json()["state"]
     assert (state["game"], state["sets"], state["roll_entry"]) == ("bunco", 2, "virtual")
-    expect(host.locator("#lobby-settings")).to_have_text("2 sets of 6 rounds")
+    expect(host.locator("#lobby-settings")).to_have_text(
+        "2 sets of 6 rounds · the app rolls the dice"
+        " · for 8, 12, 16, 20 or 24 players (tables of 4)"
+    )
 
     tv = table.open(f"/watch/{code}", viewport=TV)
     tv.on("console", lambda m: _errors(m, console))
@@ -42,9 +45,9 @@ def test_the_home_page_offers_the_games_and_a_bunco_room_opens_its_own_pages(
         ).raise_for_status()
     expect(host.locator("#lobby-players li")).to_have_count(BUNCO_TABLE)
     expect(tv.locator("#tv-lobby-players li")).to_have_count(BUNCO_TABLE)
-    host.get_by_role("button", name=f"Start the game ({BUNCO_TABLE} players)").click()
+    host.get_by_role("button", name=f"Start the night ({BUNCO_TABLE} players, 2 tables)").click()
     for page in (host, tv):
-        expect(page.get_by_role("heading", name="Bunco pages are coming")).to_be_visible()
+        expect(page.get_by_role("heading", name="Set 1 of 2 · Round 1 of 6")).to_be_visible()
     expect(host.locator("#conn")).to_have_text("● Live")
     assert console == [], "console errors on the Bunco pages"
 
