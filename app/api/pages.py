@@ -9,7 +9,12 @@ own views from static/js/games/<game>/ by the state's `game`):
 - `/t/{code}`, `/watch/t/{code}`: the same two pages for a tournament.
 
 `/api/rooms/{code}/qr.svg` (`/api/tournaments/{code}/qr.svg`) draws the join link as
-a QR code, server-side with segno, so that the pages need no QR library.
+a QR code, server-side with segno, so that the pages need no QR library;
+`POST /api/rooms/{code}/seat-qr.svg` draws a seat's link (`/r/{code}#token=...`, the
+banker hands a late seat to a phone) from the body, so the token is in no address.
+
+`/sw.js` is the service worker (at the root, so that its scope is the whole site): it
+keeps the pages' shell for bad Wi-Fi; the game itself always comes from the server.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ import re
 from pathlib import Path
 
 import segno
-from fastapi import APIRouter, FastAPI, Request, Response
+from typing import Any
+
+from fastapi import APIRouter, Body, FastAPI, Request, Response
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -28,6 +35,7 @@ from app.api.errors import ApiError
 STATIC = Path(__file__).resolve().parents[2] / "static"
 CODE = re.compile(r"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{4}$")
 NO_STORE = {"Cache-Control": "no-cache"}
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 
 router = APIRouter(include_in_schema=False)
 
@@ -65,6 +73,16 @@ async def tournament_watch_page(code: str) -> FileResponse:
     return page("watch.html")
 
 
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, served from the root so that it may serve every page."""
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={**NO_STORE, "Service-Worker-Allowed": "/"},
+    )
+
+
 def join_link(request: Request, code: str, prefix: str = "r") -> str:
     """The address a phone opens to join: built from the address this request came to."""
     return f"{str(request.base_url).rstrip('/')}/{prefix}/{code}"
@@ -82,13 +100,36 @@ async def tournament_qr(code: str, request: Request) -> Response:
     return await qr(request, code, "t", "tournament")
 
 
-async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
+@router.post("/api/rooms/{code}/seat-qr.svg")
+async def seat_qr(code: str, request: Request, body: Any = Body(None)) -> Response:
+    """A seat's link, `/r/{code}#token=<token>`, as a QR code (no-store: it opens a seat)."""
+    token = body.get("token") if isinstance(body, dict) else None
+    if not isinstance(token, str) or not TOKEN.match(token):
+        raise ApiError("bad_request", "The body is {\"token\": \"<a seat's token>\"}.")
+    code = await known(request, code, "room")
+    response = svg(f"{join_link(request, code)}#token={token}", f"QR code to take a seat in {code}")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def known(request: Request, code: str, kind: str) -> str:
     code = code.upper()
     if not CODE.match(code):
         raise ApiError(f"unknown_{kind}", f"No such {kind}.")
     if await request.app.state.services.registry.snapshot(code) is None:
         raise ApiError(f"unknown_{kind}", f"No such {kind}.")
+    return code
+
+
+async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
+    code = await known(request, code, kind)
     link = join_link(request, code, prefix)
+    response = svg(link, f"QR code to join {kind} {code}")
+    response.headers["X-Join-Link"] = link
+    return response
+
+
+def svg(link: str, title: str) -> Response:
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
         buffer,
@@ -99,12 +140,12 @@ async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
         light="#fff",
         xmldecl=False,
         omitsize=True,
-        title=f"QR code to join {kind} {code}",
+        title=title,
     )
     return Response(
         buffer.getvalue(),
         media_type="image/svg+xml",
-        headers={"Cache-Control": "public, max-age=300", "X-Join-Link": link},
+        headers={"Cache-Control": "public, max-age=300"},
     )
 
 

@@ -77,6 +77,8 @@ def test_a_phone_arriving_after_the_start_is_offered_the_tv_view(table: Table) -
 
 def test_an_unknown_room_says_so(table: Table) -> None:
     tv = table.open("/watch/ZZZZ")
-    expect(tv.locator("#tv-gone-text")).to_have_text("There is no game ZZZZ on this server.")
+    expect(tv.locator("#tv-gone-text")).to_have_text(
+        "Game ZZZZ is not on this server any more. It may have ended a while ago."
+    )
     phone = table.open("/r/not-a-code")
     expect(phone.locator("#gone-text")).to_have_text("That address has no valid room code in it.")

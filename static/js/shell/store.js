@@ -55,5 +55,23 @@ export function recentSeats(hours = 12) {
   return seats.sort((a, b) => b.saved - a.saved);
 }
 
+/** A link that hands a seat to this phone (`/r/CODE#token=...`, from the banker's late
+ * seat QR code): the token becomes this room's seat, and leaves the address bar (it must
+ * not be bookmarked, shared or shown). Returns the seat, or null without one. */
+export function seatFromAddress(code, collection = "rooms") {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  let token;
+  try {
+    token = decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+  const seat = { token, role: "player", player_id: null, name: "", collection };
+  saveSeat(code, seat);
+  return seat;
+}
+
 export const lastName = () => read(NAME_KEY) || "";
 export const rememberName = (name) => write(NAME_KEY, name);
