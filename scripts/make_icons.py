@@ -15,7 +15,9 @@ SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">'
     '<rect width="512" height="512" fill="#0f172a"/>'
     '<rect x="96" y="96" width="320" height="320" rx="64" fill="#facc15"/>'
-    + "".join(f'<circle cx="{x * 512:.0f}" cy="{y * 512:.0f}" r="34" fill="#0f172a"/>' for x, y in PIPS)
+    + "".join(
+        f'<circle cx="{x * 512:.0f}" cy="{y * 512:.0f}" r="34" fill="#0f172a"/>' for x, y in PIPS
+    )
     + "</svg>\n"
 )
 

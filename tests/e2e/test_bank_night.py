@@ -87,7 +87,8 @@ def test_the_banker_reads_what_undo_takes_back_and_takes_back_a_mistaken_bank(
     expect(bob.locator("#bank-btn")).to_have_text("✓ You banked 17")
 
     expect(banker.locator("#undo-what")).to_have_text(
-        "takes back Bob's 9, Ann's BANK of 17, the take-back of Ann's BANK of 17 and Bob's BANK of 17"
+        "takes back Bob's 9, Ann's BANK of 17, the take-back of Ann's BANK of 17"
+        " and Bob's BANK of 17"
     )
     banker.get_by_role("button", name="Undo last roll").click()
     expect_bank(ann, "8")
@@ -227,8 +228,9 @@ def test_a_tv_opened_mid_round_draws_the_round_and_keeps_how_it_ended(table: Tab
     tv = table.open(f"/watch/{code}", viewport=TV)
     chart = tv.get_by_role("img", name=re.compile("^BANK growth"))
     expect(chart).to_have_attribute(
-        "aria-label", "BANK growth this round. after roll 0: 0, after roll 1: 8, after roll 2: 17, "
-        "after roll 3: 27"
+        "aria-label",
+        "BANK growth this round. after roll 0: 0, after roll 1: 8, after roll 2: 17, "
+        "after roll 3: 27",
     )
     expect(tv.locator("#tv-board .row", has_text="Bob")).to_contain_text("✓ banked 27")
     roll_total(banker, 7)  # the fourth roll: the end of round 1
@@ -287,8 +289,8 @@ def test_a_stale_back_to_your_game_link_is_dropped(table: Table) -> None:
     banker = table.open("/")
     code = create_game(banker)
     banker.evaluate(
-        """localStorage.setItem('bankit:seat:ZZZZ', JSON.stringify(
-             {token: 'x'.repeat(32), role: 'player', player_id: 'p', name: 'Ann', saved: Date.now()}))"""
+        """localStorage.setItem('bankit:seat:ZZZZ', JSON.stringify({token: 'x'.repeat(32),
+             role: 'player', player_id: 'p', name: 'Ann', saved: Date.now()}))"""
     )
     banker.goto("/")
     recent = banker.locator("#recent-list li")

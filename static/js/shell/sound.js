@@ -74,7 +74,7 @@ export function soundToggle(button) {
   const draw = () => {
     const on = soundOn();
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "🔊 on" : "🔇 off";
+    button.textContent = on ? "♪ on" : "♪ off"; // ♪ is in every system font; emoji are not
     button.setAttribute("aria-label", on ? "Sound on" : "Sound off");
     button.title = on ? "Tap to turn sounds off" : "Tap to hear a BANK, a 7 and doubles";
   };

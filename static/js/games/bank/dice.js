@@ -33,5 +33,5 @@ export function rollLine(roll, who, size = "", note = "") {
   if (roll.dice) {
     return [pair(roll.dice, size), h("span", {}, `${who} rolled ${roll.dice[0] + roll.dice[1]}${note}`)];
   }
-  return [h("span", {}, `${who} rolled `, h("span", { class: `total-face ${size}` }, String(roll.total)), note)];
+  return [h("span", {}, `${who} rolled `), h("span", { class: `total-face ${size}` }, String(roll.total)), note];
 }

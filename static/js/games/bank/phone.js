@@ -57,7 +57,7 @@ const VIEWS = `
     <div class="scroll" id="play-scroll">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
-      <button id="late-open" class="secondary late-open" type="button" hidden>＋ Seat a late player</button>
+      <button id="late-open" class="secondary late-open" type="button" hidden>+ Seat a late player</button>
       <h2 class="feed-title">What happened</h2>
       <ol id="feed" class="feed" role="log" aria-live="polite"></ol>
     </div>

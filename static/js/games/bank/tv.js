@@ -131,6 +131,7 @@ export function mount(ctx, root) {
     setText($("#tv-turn"), `▶ ${nameOf(state, state.turn)} rolls next`);
     // How the last round ended stays until the next roll (a late TV sees it at once).
     show($("#tv-ended"), Boolean(ended));
+    $("#tv-play").classList.toggle("between", Boolean(ended));
     if (ended) {
       setText($("#tv-ended"), endingText(state, ended));
       $("#tv-ended").dataset.kind = ended.ended_by;
