@@ -65,7 +65,7 @@ export function lobbyView(ctx) {
       if (!name) return;
       try {
         await joinRoom(ctx.code, name, ctx.collection, { phone: false });
-        addName.value = "";
+        if (addName.value.trim() === name) addName.value = ""; // not the next name, typed meanwhile
         setText(addError, "");
       } catch (failure) {
         setText(addError, JOIN_ERRORS[failure.code] || failure.message);
