@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import TV, Table
+from tests.e2e.conftest import PHONE, TV, Table
 from tests.e2e.people import (
     bank,
     bank_for,
@@ -39,6 +39,14 @@ def start(table: Table, *names: str, rounds: int | None = None) -> tuple[str, Pa
     banker.get_by_role("button", name=re.compile("^Start the game")).click()
     expect(banker.locator("#view-play")).to_be_visible()
     return code, banker, phones
+
+
+def audit_both(page: Page, where: str) -> None:
+    """The audit at 360x640 and on a laptop."""
+    audit(page, f"{where} (phone)")
+    page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
+    audit(page, f"{where} (desktop)")
+    page.set_viewport_size(PHONE)
 
 
 def room_log(table: Table, code: str) -> list[dict[str, Any]]:
@@ -75,7 +83,7 @@ def test_the_banker_reads_what_undo_takes_back_and_takes_back_a_mistaken_bank(
     assert bank_for_ann.bounding_box()["y"] < pad.bounding_box()["y"]  # type: ignore[index]
     bank_for(banker, "Ann")  # meant for Bob
     expect(banker.locator("#undo-what")).to_have_text("takes back Bob's 9 and Ann's BANK of 17")
-    audit(banker, "banker with a correction to make")
+    audit_both(banker, "banker with a correction to make")
     take_back = banker.get_by_role("button", name="Take back Ann's BANK of 17")
     expect(take_back).to_be_visible()
     take_back.click()
@@ -124,7 +132,7 @@ def test_a_late_player_is_seated_mid_game_from_the_bankers_link(table: Table) ->
     expect(dee.get_by_text("This game has already started.")).to_be_visible()
     expect(dee.get_by_label("Your name")).to_be_hidden()
     expect(dee.locator("#conn")).to_be_hidden()  # no "Connecting…" before a seat
-    audit(dee, "join page of a game under way")
+    audit_both(dee, "join page of a game under way")
 
     banker.get_by_role("button", name="Seat a late player").click()
     dialog = banker.get_by_role("dialog", name="Seat a late player")
@@ -135,7 +143,7 @@ def test_a_late_player_is_seated_mid_game_from_the_bankers_link(table: Table) ->
     banker.wait_for_function("document.querySelector('#late-qr').naturalWidth > 0")
     link = dialog.get_by_role("link", name="Copy this link to their phone").get_attribute("href")
     assert link and re.search(rf"/r/{code}#token=[\w-]+$", link)
-    audit(banker, "the late seat's QR code")
+    audit_both(banker, "the late seat's QR code")
     dialog.get_by_role("button", name="Done").click()
     expect(banker.locator(".row", has_text="Dee")).to_contain_text("joined late")
 
@@ -143,7 +151,7 @@ def test_a_late_player_is_seated_mid_game_from_the_bankers_link(table: Table) ->
     expect(dee.locator("#view-play")).to_be_visible()
     assert "token" not in dee.url  # the seat left the address bar
     expect(dee.locator("#bank-btn")).to_have_text("BANK opens after the next roll")
-    audit(dee, "a late player before the next roll")
+    audit_both(dee, "a late player before the next roll")
     roll_total(banker, 6)
     expect(dee.locator("#bank-btn")).to_have_text("BANK 11")
     bank(dee)
@@ -173,14 +181,14 @@ def test_play_again_takes_three_phones_and_the_tv_to_the_new_game(table: Table) 
     expect(ann.locator("#view-final")).to_be_visible()
     expect(ann.get_by_role("heading", name="Every round")).to_be_visible()
     expect(ann.locator("#final-history tr")).to_have_count(1)
-    audit(ann, "a player's final screen")
+    audit_both(ann, "a player's final screen")
     again = banker.get_by_role("button", name=re.compile("^Play again"))
     expect(again).to_have_text("Play again (3 players)")
     banker.get_by_text("Leave someone out first").click()
     banker.get_by_label("Leave out Cy").check()
     expect(again).to_have_text("Play again (2 players)")
     banker.get_by_label("Leave out Cy").uncheck()
-    audit(banker, "the banker's final screen")
+    audit_both(banker, "the banker's final screen")
     again.click()
 
     expect(banker.get_by_role("heading", name="Your game is ready")).to_be_visible()
@@ -216,7 +224,7 @@ def test_a_reload_mid_round_shows_the_feed_of_the_round_so_far(table: Table) -> 
     expect(feed(ann)).to_have_text(
         ["Bob banked 27.", "Ann rolled 5+5: +10.", "Bob rolled 9: +9.", "Ann rolled 8: +8."]
     )
-    audit(ann, "a player after a reload")
+    audit_both(ann, "a player after a reload")
 
 
 def test_a_tv_opened_mid_round_draws_the_round_and_keeps_how_it_ended(table: Table) -> None:
@@ -259,6 +267,10 @@ def test_a_bank_after_a_seven_reads_too_late(table: Table) -> None:
     ann.context.set_offline(True)
     bank(ann)  # the 7 reaches the server first
     roll_total(banker, 7)
+    badge = ann.locator("#conn")
+    expect(badge).to_contain_text("(try", timeout=5_000)
+    box = badge.bounding_box()
+    assert box and box["x"] + box["width"] <= PHONE["width"] - 44  # the sound toggle is after it
     expect(banker.locator("#round-info")).to_have_text("Round 2 of 20")
     ann.context.set_offline(False)
     expect(ann.get_by_role("alert").filter(has_text="Too late")).to_have_text(
@@ -280,7 +292,7 @@ def test_the_rounds_picker_shows_3_and_one_choice_wins(table: Table) -> None:
     expect(home.locator("#lobby-settings")).to_have_text(re.compile("^15 rounds"))
     home.goto("/")
     home.get_by_label("Other: any number of rounds").fill("5")
-    audit(home, "home with a custom number of rounds")
+    audit_both(home, "home with a custom number of rounds")
     home.get_by_role("button", name="Create game").click()
     expect(home.locator("#lobby-settings")).to_have_text(re.compile("^5 rounds"))
 
@@ -302,7 +314,7 @@ def test_a_stale_back_to_your_game_link_is_dropped(table: Table) -> None:
         "Game ZZZZ is not on this server any more. It may have ended a while ago."
     )
     expect(banker.get_by_role("link", name="Go to the start page")).to_be_visible()
-    audit(banker, "a game that is not here")
+    audit_both(banker, "a game that is not here")
 
 
 def test_a_player_lobby_puts_waiting_first_and_the_qr_code_away(table: Table) -> None:
@@ -315,7 +327,7 @@ def test_a_player_lobby_puts_waiting_first_and_the_qr_code_away(table: Table) ->
     expect(ann.get_by_text("Phones cannot reach")).to_be_hidden()
     ann.get_by_text(f"Invite others (room {code})").click()
     expect(ann.locator("#lobby-invite-qr")).to_be_visible()
-    audit(ann, "a player's lobby")
+    audit_both(ann, "a player's lobby")
     expect(banker.locator("#lobby-qr")).to_be_visible()
     expect(banker.get_by_text("Phones cannot reach")).to_be_visible()
 
