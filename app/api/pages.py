@@ -22,10 +22,9 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Annotated, Any
 
 import segno
-from typing import Any
-
 from fastapi import APIRouter, Body, FastAPI, Request, Response
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
@@ -101,11 +100,11 @@ async def tournament_qr(code: str, request: Request) -> Response:
 
 
 @router.post("/api/rooms/{code}/seat-qr.svg")
-async def seat_qr(code: str, request: Request, body: Any = Body(None)) -> Response:
+async def seat_qr(code: str, request: Request, body: Annotated[Any, Body()] = None) -> Response:
     """A seat's link, `/r/{code}#token=<token>`, as a QR code (no-store: it opens a seat)."""
     token = body.get("token") if isinstance(body, dict) else None
     if not isinstance(token, str) or not TOKEN.match(token):
-        raise ApiError("bad_request", "The body is {\"token\": \"<a seat's token>\"}.")
+        raise ApiError("bad_request", 'The body is {"token": "<a seat\'s token>"}.')
     code = await known(request, code, "room")
     response = svg(f"{join_link(request, code)}#token={token}", f"QR code to take a seat in {code}")
     response.headers["Cache-Control"] = "no-store"
