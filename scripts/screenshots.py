@@ -3,9 +3,11 @@
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--chromium /usr/bin/chromium]
 
 Starts its own server (`python -m app` on a free loopback port), plays a little of a
-3-round game with a banker, three phones, a phoneless player and a TV, and writes PNGs:
-home, lobby-banker, lobby-player, player, player-banked, player-too-late, banker,
-banker-desktop, watch, watch-lobby, final and watch-final.
+3-round game with a banker, three phones, a phoneless player, a latecomer and a TV, then
+plays again, and writes PNGs: home, lobby-banker, lobby-player, player, player-banked,
+player-too-late, banker, banker-correction, banker-desktop, late-seat, player-late,
+join-closed, watch, watch-ended, watch-lobby, final, final-banker, watch-final and
+lobby-again.
 """
 
 from __future__ import annotations
@@ -81,8 +83,7 @@ def play(shots: Shots) -> None:
     shots.take(home, "home")
 
     banker = shots.page(PHONE)
-    banker.get_by_text("A quicker game").click()
-    banker.get_by_label("Any number of rounds").fill("3")
+    banker.locator("label[for='r3']").click()
     banker.get_by_role("button", name="Create game").click()
     expect(banker.get_by_role("heading", name="Your game is ready")).to_be_visible()
     code = banker.locator("#lobby-code").inner_text()
@@ -125,6 +126,8 @@ def play(shots: Shots) -> None:
     cy.get_by_role("button", name=re.compile(r"^BANK \d")).click()
     expect(cy.locator("#bank-btn")).to_have_text("✓ You banked 62")
     banker.get_by_role("button", name="Bank for Dee").click()
+    expect(banker.get_by_role("button", name=re.compile("^Take back Dee's BANK"))).to_be_visible()
+    shots.take(banker, "banker-correction")
     roll(banker, 5, 3)
     bank_total(bob, "70")
     expect(tv.locator("#tv-chart circle")).to_have_count(7)
@@ -143,11 +146,26 @@ def play(shots: Shots) -> None:
     shots.take(desk, "banker-desktop")
 
     roll(banker, 1, 6)  # a 7: Ann and Bob lose 70
-    # Round 3, the last: everyone banks, one after the other.
-    for dice in ((6, 6), (3, 4)):
-        roll(banker, *dice)
+    expect(tv.locator("#tv-ended")).to_be_visible()
+    shots.take(tv, "watch-ended")
+    # Round 3, the last: Eve arrives late, seated by the banker; everyone banks.
+    roll(banker, 6, 6)
+    late = shots.page(PHONE, f"/r/{code}")
+    expect(late.get_by_text("This game has already started.")).to_be_visible()
+    shots.take(late, "join-closed")
+    banker.get_by_role("button", name="Seat a late player").click()
+    banker.get_by_label("Their name").fill("Eve")
+    banker.get_by_role("button", name="Seat them").click()
+    banker.wait_for_function("document.querySelector('#late-qr').naturalWidth > 0")
+    shots.take(banker, "late-seat")
+    link = banker.locator("#late-link").get_attribute("href") or ""
+    banker.get_by_role("button", name="Done").click()
+    eve = shots.page(PHONE, link.replace(shots.base, ""))
+    expect(eve.locator("#bank-btn")).to_have_text("BANK opens after the next roll")
+    shots.take(eve, "player-late")
+    roll(banker, 3, 4)
     bank_total(ann, "82")
-    for phone in (ann, bob, cy):
+    for phone in (ann, bob, cy, eve):
         phone.get_by_role("button", name=re.compile(r"^BANK \d")).click()
     expect(banker.get_by_role("button", name="Bank for Dee")).to_be_enabled()
     roll(banker, 1, 2)
@@ -156,6 +174,15 @@ def play(shots: Shots) -> None:
     shots.take(ann, "final")
     expect(tv.locator("#tv-winner")).to_be_visible()
     shots.take(tv, "watch-final")
+    banker.get_by_text("Leave someone out first").click()
+    banker.get_by_label("Leave out Eve").check()
+    expect(banker.locator("#again-btn")).to_have_text("Play again (4 players)")
+    shots.take(banker, "final-banker")
+    banker.locator("#again-btn").click()
+    expect(banker.get_by_role("heading", name="Your game is ready")).to_be_visible()
+    expect(ann.get_by_role("heading", name="You're in, Ann!")).to_be_visible()
+    expect(tv.locator("#tv-lobby-players li")).to_have_count(4)
+    shots.take(ann, "lobby-again")
 
 
 def main() -> None:

@@ -9,7 +9,12 @@ own views from static/js/games/<game>/ by the state's `game`):
 - `/t/{code}`, `/watch/t/{code}`: the same two pages for a tournament.
 
 `/api/rooms/{code}/qr.svg` (`/api/tournaments/{code}/qr.svg`) draws the join link as
-a QR code, server-side with segno, so that the pages need no QR library.
+a QR code, server-side with segno, so that the pages need no QR library;
+`POST /api/rooms/{code}/seat-qr.svg` draws a seat's link (`/r/{code}#token=...`, the
+banker hands a late seat to a phone) from the body, so the token is in no address.
+
+`/sw.js` is the service worker (at the root, so that its scope is the whole site): it
+keeps the pages' shell for bad Wi-Fi; the game itself always comes from the server.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi import APIRouter, Body, FastAPI, Request, Response
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -27,8 +33,8 @@ from app.api.errors import ApiError
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 CODE = re.compile(r"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{4}$")
-TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 NO_STORE = {"Cache-Control": "no-cache"}
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,128}$")
 
 router = APIRouter(include_in_schema=False)
 
@@ -66,21 +72,25 @@ async def tournament_watch_page(code: str) -> FileResponse:
     return page("watch.html")
 
 
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, served from the root so that it may serve every page."""
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={**NO_STORE, "Service-Worker-Allowed": "/"},
+    )
+
+
 def join_link(request: Request, code: str, prefix: str = "r") -> str:
     """The address a phone opens to join: built from the address this request came to."""
     return f"{str(request.base_url).rstrip('/')}/{prefix}/{code}"
 
 
 @router.get("/api/rooms/{code}/qr.svg")
-async def room_qr(code: str, request: Request, token: str | None = None) -> Response:
-    """The room's join link as an SVG QR code (dark on white, with its quiet zone).
-
-    With `?token=` the link hands that seat over (`/r/{code}#token=...`): a tournament
-    table's banker link shown to a second scorekeeper. The token is not checked here (the
-    room's socket does that); it only has to look like one."""
-    if token is not None and not TOKEN.match(token):
-        raise ApiError("bad_request", "That is not a token.")
-    return await qr(request, code, "r", "room", f"#token={token}" if token else "")
+async def room_qr(code: str, request: Request) -> Response:
+    """The room's join link as an SVG QR code (dark on white, with its quiet zone)."""
+    return await qr(request, code, "r", "room")
 
 
 @router.get("/api/tournaments/{code}/qr.svg")
@@ -89,13 +99,36 @@ async def tournament_qr(code: str, request: Request) -> Response:
     return await qr(request, code, "t", "tournament")
 
 
-async def qr(request: Request, code: str, prefix: str, kind: str, hand: str = "") -> Response:
+@router.post("/api/rooms/{code}/seat-qr.svg")
+async def seat_qr(code: str, request: Request, body: Annotated[Any, Body()] = None) -> Response:
+    """A seat's link, `/r/{code}#token=<token>`, as a QR code (no-store: it opens a seat)."""
+    token = body.get("token") if isinstance(body, dict) else None
+    if not isinstance(token, str) or not TOKEN.match(token):
+        raise ApiError("bad_request", 'The body is {"token": "<a seat\'s token>"}.')
+    code = await known(request, code, "room")
+    response = svg(f"{join_link(request, code)}#token={token}", f"QR code to take a seat in {code}")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def known(request: Request, code: str, kind: str) -> str:
     code = code.upper()
     if not CODE.match(code):
         raise ApiError(f"unknown_{kind}", f"No such {kind}.")
     if await request.app.state.services.registry.snapshot(code) is None:
         raise ApiError(f"unknown_{kind}", f"No such {kind}.")
-    link = join_link(request, code, prefix) + hand
+    return code
+
+
+async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
+    code = await known(request, code, kind)
+    link = join_link(request, code, prefix)
+    response = svg(link, f"QR code to join {kind} {code}")
+    response.headers["X-Join-Link"] = link
+    return response
+
+
+def svg(link: str, title: str) -> Response:
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
         buffer,
@@ -106,15 +139,12 @@ async def qr(request: Request, code: str, prefix: str, kind: str, hand: str = ""
         light="#fff",
         xmldecl=False,
         omitsize=True,
-        title=f"QR code to join {kind} {code}",
+        title=title,
     )
     return Response(
         buffer.getvalue(),
         media_type="image/svg+xml",
-        headers={
-            "Cache-Control": "private, no-store" if hand else "public, max-age=300",
-            "X-Join-Link": link,
-        },
+        headers={"Cache-Control": "public, max-age=300"},
     )
 
 

@@ -11,9 +11,12 @@ def create_game(banker: Page, rounds: int | None = None, entry: str = "banker") 
     """On the home page: create a game (a custom number of rounds when given); returns its code."""
     banker.get_by_text(_ENTRY_LABELS[entry], exact=True).click()
     expect(banker.get_by_role("radio", name=_ENTRY_LABELS[entry])).to_be_checked()
-    if rounds is not None:
-        banker.get_by_text("A quicker game").click()
-        banker.get_by_label("Any number of rounds").fill(str(rounds))
+    if rounds in (3, 10, 15, 20):
+        banker.locator(f"label[for='r{rounds}']").click()
+        expect(banker.locator(f"#r{rounds}")).to_be_checked()
+    elif rounds is not None:
+        banker.get_by_label("Other: any number of rounds").fill(str(rounds))
+        expect(banker.get_by_role("radio", name="Other")).to_be_checked()
     banker.get_by_role("button", name="Create game").click()
     expect(banker.get_by_role("heading", name="Your game is ready")).to_be_visible()
     code = banker.locator("#lobby-code").inner_text()
@@ -49,6 +52,11 @@ def roll(banker: Page, a: int, b: int) -> None:
 def bank(phone: Page) -> None:
     """The player's own huge BANK button."""
     phone.get_by_role("button", name=re.compile(r"^BANK \d")).click()
+
+
+def roll_total(banker: Page, total: int) -> None:
+    """One tap on a total key (3..11), sent as a total: no dice are invented."""
+    banker.get_by_role("button", name=re.compile(rf"^Roll {total}:")).click()
 
 
 def bank_for(banker: Page, name: str) -> None:

@@ -47,7 +47,7 @@ def test_banker_and_three_phones_play_a_three_round_game(table: Table) -> None:
 
     lobby = banker.locator("#lobby-players li")
     expect(lobby).to_have_count(4)
-    expect(lobby.filter(has_text="Dee")).to_contain_text("no phone yet")
+    expect(lobby.filter(has_text="Dee")).to_contain_text("no phone: the banker plays for them")
     expect(tv.locator("#tv-lobby-players li")).to_have_text(["Ann", "Bob", "Cy", "Dee"])
     expect(ann.locator("#lobby-players li")).to_have_count(4)
     qr = banker.get_by_role("img", name=re.compile(rf"^QR code: join http.*\/r\/{code}$"))
@@ -118,9 +118,11 @@ def test_banker_and_three_phones_play_a_three_round_game(table: Table) -> None:
     expect(bank_button(cy)).to_have_text("✓ You banked 52")
     roll(banker, 3, 6)
     expect_bank(ann, "61")
+    # The banker reads what Undo takes back before tapping it; the feed says what it took.
+    expect(banker.locator("#undo-what")).to_have_text("takes back Dee's 9")
     banker.get_by_role("button", name="Undo last roll").click()
     expect_bank(ann, "52")
-    expect(ann.locator("#feed")).to_contain_text("The banker took back the last roll.")
+    expect(ann.locator("#feed li").first).to_have_text("The banker took back Dee's 9.")
     expect(bank_button(bob)).to_have_text("✓ You banked 52")
     roll(banker, 2, 5)
     expect(banner(ann)).to_contain_text("Too late — the 7 came first")

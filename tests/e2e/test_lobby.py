@@ -67,9 +67,9 @@ def test_a_phone_arriving_after_the_start_is_offered_the_tv_view(table: Table) -
     expect(ann.locator("#round-info")).to_have_text("Round 1 of 20")
 
     late = table.open(f"/r/{code.lower()}")
-    late.get_by_label("Your name").fill("Lou")
-    late.get_by_role("button", name="Join the game").click()
-    expect(late.locator("#join-error")).to_contain_text("already started")
+    # Told at once, before typing a name, that only the banker can seat them now.
+    expect(late.get_by_text("This game has already started.")).to_be_visible()
+    expect(late.get_by_label("Your name")).to_be_hidden()
     late.get_by_role("link", name="Open the TV view").click()
     expect(late.locator("#tv-round")).to_have_text("Round 1 of 20")
     expect(late.locator("#tv-board .name")).to_have_text(["Ann"])
@@ -77,6 +77,8 @@ def test_a_phone_arriving_after_the_start_is_offered_the_tv_view(table: Table) -
 
 def test_an_unknown_room_says_so(table: Table) -> None:
     tv = table.open("/watch/ZZZZ")
-    expect(tv.locator("#tv-gone-text")).to_have_text("There is no game ZZZZ on this server.")
+    expect(tv.locator("#tv-gone-text")).to_have_text(
+        "Game ZZZZ is not on this server any more. It may have ended a while ago."
+    )
     phone = table.open("/r/not-a-code")
     expect(phone.locator("#gone-text")).to_have_text("That address has no valid room code in it.")

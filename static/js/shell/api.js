@@ -12,12 +12,14 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, token = null) {
   let response;
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (token) headers.Authorization = `Bearer ${token}`;
   try {
     response = await fetch(path, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
+      headers,
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -63,9 +65,27 @@ export const listGames = () => call("GET", "/api/games");
 
 /** POST /api/<collection> with a game's options; the reply names the creator's token. */
 export const createGame = (collection, body) => call("POST", `/api/${collection}`, body);
-export const joinRoom = (code, name, collection = "rooms") =>
-  call("POST", `/api/${collection}/${code}/players`, { name });
+/** Join (or, with `banker` = the banker's token, seat someone after the start);
+ * `phone: false` seats someone the banker plays for. */
+export const joinRoom = (code, name, collection = "rooms", { phone = true, banker = null } = {}) =>
+  call("POST", `/api/${collection}/${code}/players`, phone ? { name } : { name, phone: false }, banker);
 export const roomState = (code, collection = "rooms") => call("GET", `/api/${collection}/${code}`);
 export const roomLog = (code, collection = "rooms") => call("GET", `/api/${collection}/${code}/log`);
 export const joinLink = (code, collection = "rooms") => `${location.origin}${phonePath(code, collection)}`;
 export const qrUrl = (code, collection = "rooms") => `/api/${collection}/${code}/qr.svg`;
+
+/** The link that hands a seat to a phone: the token rides in the fragment, which never
+ * reaches a server (nor its logs); the room page stores it as the seat. */
+export const seatLink = (code, token, collection = "rooms") => `${joinLink(code, collection)}#token=${encodeURIComponent(token)}`;
+
+/** That link as an SVG QR code (drawn by the server from a POST body, so the token is
+ * in no address); resolves an object URL for an <img>. */
+export async function seatQr(code, token, collection = "rooms") {
+  const response = await fetch(`/api/${collection}/${code}/seat-qr.svg`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
+  if (!response.ok) throw new ApiError(response.status, "http_error", "No QR code: use the link.");
+  return URL.createObjectURL(await response.blob());
+}

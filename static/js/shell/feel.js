@@ -1,9 +1,16 @@
-// Making events felt: a short vibration, a visual flash, and a screen that stays awake.
+// Making events felt: a short vibration, a visual flash, a sound (when the phone has
+// turned sound on: sound.js), and a screen that stays awake.
 
-const PATTERNS = { bank: 40, round: [90, 60, 90], seven: [200, 80, 200], mine: [30, 40, 30], win: [100, 50, 100, 50, 300] };
+import { beep } from "./sound.js";
 
-/** Buzz (where the phone can) and flash the screen; `kind` picks both. */
+const PATTERNS = {
+  bank: 40, round: [90, 60, 90], seven: [200, 80, 200], mine: [30, 40, 30], double: [30, 30, 30],
+  win: [100, 50, 100, 50, 300],
+};
+
+/** Buzz (where the phone can), beep (if sound is on) and flash the screen; `kind` picks all three. */
 export function feel(kind) {
+  beep(kind);
   try {
     navigator.vibrate?.(PATTERNS[kind] ?? 40);
   } catch {

@@ -1,10 +1,10 @@
 // The home page, for every game: join by code (most people; one box for every game),
 // or pick a game and create one (its create form is the game's create.js, docs/ui.md).
 
-import { joinRoom, listGames, normaliseCode, phonePath } from "./api.js";
+import { joinRoom, listGames, normaliseCode, phonePath, roomState } from "./api.js";
 import { $, busy, h, setText } from "./dom.js";
 import { JOIN_ERRORS } from "./joinview.js";
-import { lastName, loadSeat, recentSeats, rememberName, saveSeat } from "./store.js";
+import { forgetSeat, lastName, loadSeat, recentSeats, rememberName, saveSeat } from "./store.js";
 
 const FIRST = "bank"; // offered first and chosen by default: the game most tables play
 const FALLBACK = [{ name: "bank", title: "BANK!", collection: "rooms" }];
@@ -22,10 +22,27 @@ const recent = recentSeats().slice(0, 3);
 $("#recent").hidden = recent.length === 0;
 $("#recent-list").replaceChildren(
   ...recent.map((seat) =>
-    h("li", {}, h("a", { class: "button secondary big", href: phonePath(seat.code, seat.collection) },
-      `${seat.code} · ${HOST[seat.role] || `as ${seat.name}`}`)),
+    h("li", { dataset: { code: seat.code } },
+      h("a", { class: "button secondary big", href: phonePath(seat.code, seat.collection) },
+        `${seat.code} · ${HOST[seat.role] || (seat.name ? `as ${seat.name}` : "your seat")}`)),
   ),
 );
+checkRecent(recent);
+
+/** Each link is asked of the server: a game it no longer has is dropped (and its seat
+ * forgotten); a server that cannot be reached keeps them all (it may be the Wi-Fi). */
+async function checkRecent(seats) {
+  await Promise.all(seats.map(async (seat) => {
+    try {
+      await roomState(seat.code, seat.collection || "rooms");
+    } catch (failure) {
+      if (!String(failure.code).startsWith("unknown_")) return;
+      forgetSeat(seat.code);
+      $(`#recent-list li[data-code="${seat.code}"]`)?.remove();
+    }
+  }));
+  $("#recent").hidden = $("#recent-list").children.length === 0;
+}
 codeInput.addEventListener("input", () => {
   codeInput.value = codeInput.value.toUpperCase().replace(/\s+/g, "");
   const code = normaliseCode(codeInput.value);

@@ -1,7 +1,7 @@
 // The join form of /r/CODE: one field, one button. This is where the QR code lands.
 
 import { joinRoom, tvPath } from "./api.js";
-import { $, setText } from "./dom.js";
+import { $, setText, show } from "./dom.js";
 import { lastName, rememberName, saveSeat } from "./store.js";
 
 export const JOIN_ERRORS = {
@@ -50,9 +50,18 @@ export function joinView(ctx, onSeat) {
 
   return {
     open(message = "") {
+      show(form, true);
+      show($("#join-closed"), false);
       setText(error, message);
       if (!input.value) input.value = lastName();
       input.focus();
+    },
+    /** The game is under way (or seats nobody by themselves): no form to type into for
+     * nothing; say at once who can seat a latecomer. */
+    closed(on) {
+      show(form, !on);
+      show($("#join-closed"), on);
+      if (on) input.blur();
     },
   };
 }

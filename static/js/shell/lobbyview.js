@@ -3,7 +3,7 @@
 // removes players and starts the game. What is the game's own (its settings line, how
 // it is played, what "start" sends) comes from the game's `lobby` export (docs/ui.md).
 
-import { joinLink, joinRoom, qrUrl, tvPath } from "./api.js";
+import { joinLink, joinRoom, phonePath, qrUrl, tvPath } from "./api.js";
 import { $, h, setText, show } from "./dom.js";
 import { isHost } from "./games.js";
 import { JOIN_ERRORS } from "./joinview.js";
@@ -16,6 +16,12 @@ const playersText = (n) => `${n} ${n === 1 ? "player" : "players"}`;
 function defaultStart(state) {
   const n = state.players.length;
   return { command: { type: "start" }, label: n ? `Start the game (${playersText(n)})` : "Start the game", enabled: n > 0 };
+}
+
+/** "● here", "○ not connected yet", or "no phone" for someone the banker plays for. */
+export function presence(player) {
+  if (player.has_phone === false) return "no phone: the banker plays for them";
+  return player.connected ? "● here" : "○ not connected yet";
 }
 
 export function lobbyView(ctx) {
@@ -34,9 +40,15 @@ export function lobbyView(ctx) {
     const qr = $("#lobby-qr");
     qr.src = qrUrl(ctx.code, ctx.collection);
     qr.alt = `QR code: join ${link}`;
-    const anchor = $("#lobby-link");
-    anchor.href = link;
-    setText(anchor, link.replace(/^https?:\/\//, ""));
+    for (const id of ["#lobby-link", "#lobby-invite-link"]) {
+      const anchor = $(id);
+      anchor.href = link;
+      setText(anchor, link.replace(/^https?:\/\//, ""));
+    }
+    const invite = $("#lobby-invite-qr");
+    invite.src = qr.src;
+    invite.alt = qr.alt;
+    setText($("#lobby-invite-code"), ctx.code);
     $("#lobby-watch").href = tvPath(ctx.code, ctx.collection);
     if (LOOPBACK.test(location.hostname)) {
       setText($("#lobby-local .host"), location.hostname);
@@ -52,8 +64,8 @@ export function lobbyView(ctx) {
       const name = addName.value.trim();
       if (!name) return;
       try {
-        await joinRoom(ctx.code, name, ctx.collection);
-        addName.value = "";
+        await joinRoom(ctx.code, name, ctx.collection, { phone: false });
+        if (addName.value.trim() === name) addName.value = ""; // not the next name, typed meanwhile
         setText(addError, "");
       } catch (failure) {
         setText(addError, JOIN_ERRORS[failure.code] || failure.message);
@@ -87,13 +99,21 @@ export function lobbyView(ctx) {
     show($("#lobby-banker"), host);
     show($("#lobby-start"), host);
     show($("#lobby-wait"), !host);
+    show($("#lobby-join"), host); // players need neither the big QR code nor the banker's warning
+    show($("#lobby-invite"), !host);
+    const previous = state.previous_game;
+    show($("#lobby-previous"), Boolean(previous));
+    if (previous) {
+      setText($("#lobby-previous-code"), previous);
+      $("#lobby-previous-link").href = `${phonePath(previous, ctx.collection)}?stay`;
+    }
     list.replaceChildren(
       ...state.players.map((p) =>
         h(
           "li",
           { class: p.id === me ? "me" : "" },
           h("span", { class: "name" }, p.id === me ? `${p.name} (you)` : p.name),
-          h("span", { class: "tag" }, p.connected ? "● here" : "○ no phone yet"),
+          h("span", { class: "tag" }, presence(p)),
           host
             ? h("button", {
                 type: "button",

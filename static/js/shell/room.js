@@ -2,7 +2,7 @@
 // "gone" are the shell's; the rest (play, final) is the game's phone module, loaded
 // by the state's `game` (docs/ui.md, "How a game's pages plug in").
 
-import { whereFromPath } from "./api.js";
+import { phonePath, roomState, whereFromPath } from "./api.js";
 import { showConnection, tournamentLink } from "./chrome.js";
 import { $, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
@@ -10,9 +10,10 @@ import { loadGame, surface } from "./games.js";
 import { joinView } from "./joinview.js";
 import { lobbyView } from "./lobbyview.js";
 import { RoomSocket } from "./socket.js";
-import { forgetSeat, loadSeat, saveSeat, seatFromHash } from "./store.js";
+import { forgetSeat, loadSeat, saveSeat, seatFromAddress } from "./store.js";
 
 const TOAST_MS = 4000;
+const STAY = new URLSearchParams(location.search).has("stay"); // a finished game, kept on screen
 
 const ctx = {
   ...whereFromPath(), // code, collection
@@ -47,15 +48,24 @@ function boot() {
     connect();
   });
   views.lobby = lobbyView(ctx);
-  const handed = seatFromHash(ctx.collection); // a link "/r/CODE#token=…" hands a seat over
-  if (handed) saveSeat(ctx.code, handed);
-  ctx.seat = loadSeat(ctx.code);
+  ctx.seat = seatFromAddress(ctx.code, ctx.collection) || loadSeat(ctx.code);
   if (ctx.seat) connect();
-  else {
-    showView("join");
-    views.join.open();
+  else openJoin();
+}
+
+/** No seat yet: the join form, unless the game is gone, or only the banker can seat people now. */
+async function openJoin(message = "") {
+  showView("join");
+  views.join.open(message);
+  try {
+    const { state } = await roomState(ctx.code, ctx.collection);
+    if (!ctx.seat) views.join.closed(state.open_to_join === false);
+  } catch (failure) {
+    if (String(failure.code).startsWith("unknown_") && !ctx.seat) gone(goneText());
   }
 }
+
+const goneText = () => `Game ${ctx.code} is not on this server any more. It may have ended a while ago.`;
 
 /** Run socket events in order, even while a game's module is loading. */
 function serial(work) {
@@ -69,6 +79,7 @@ function connect() {
       serial(async () => {
         ctx.you = you;
         document.body.dataset.role = you.role;
+        rememberRole(you);
         await mount(state.game);
         render(state);
       }),
@@ -94,8 +105,27 @@ async function mount(name) {
   game.stale?.(ctx.stale);
 }
 
+/** A seat handed over by a link knows its role and player only from the welcome. */
+function rememberRole(you) {
+  const seat = ctx.seat;
+  if (!seat || you.role === "spectator" || (seat.role === you.role && seat.player_id === you.player_id)) return;
+  ctx.seat = { ...seat, role: you.role, player_id: you.player_id };
+  saveSeat(ctx.code, ctx.seat);
+}
+
+/** The banker played again: this seat (same token) is in the new room; go there. */
+function follow(next) {
+  saveSeat(next, { ...ctx.seat, collection: ctx.collection });
+  ctx.socket?.stop();
+  location.assign(phonePath(next, ctx.collection));
+}
+
 /** A new state (or, with `presenceOnly`, the same one with other presence). */
 function render(next, presenceOnly = false) {
+  if (next.next_game && !STAY && ctx.seat) {
+    follow(next.next_game);
+    return;
+  }
   const previous = presenceOnly ? next : ctx.state;
   ctx.state = next;
   tournamentLink($(".topbar"), next.tournament); // a tournament's table room leads back to it
@@ -121,10 +151,9 @@ function connection({ phase, attempt, reason }) {
     if (reason === "bad_token") {
       ctx.state = null;
       ctx.seat = null;
-      showView("join");
-      views.join.open("You are no longer in this game (the banker removed you). You can join again while it is in the lobby.");
+      openJoin("You are no longer in this game (the banker removed you). You can join again while it is in the lobby.");
     } else {
-      gone(`There is no game ${ctx.code} on this server. It may have ended a while ago, or the code is mistyped.`);
+      gone(goneText());
     }
   }
 }
@@ -155,5 +184,10 @@ function toast(text) {
     el.hidden = true;
   }, TOAST_MS);
 }
+
+// A seat link opened over this very page (only the fragment differs): start again with it.
+window.addEventListener("hashchange", () => {
+  if (/token=/.test(location.hash)) location.reload();
+});
 
 boot();

@@ -30,15 +30,6 @@ export function saveSeat(code, seat) {
   write(seatKey(code), { ...seat, saved: Date.now() });
 }
 
-/** The seat a link "…#token=T" hands over (a table's banker link), once: the token is
- * taken out of the address so that it is not bookmarked or shared further. */
-export function seatFromHash(collection) {
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (!token) return null;
-  history.replaceState(null, "", location.pathname + location.search);
-  return { token, role: "banker", name: "Banker", collection };
-}
-
 export function forgetSeat(code) {
   try {
     localStorage.removeItem(seatKey(code));
@@ -62,6 +53,24 @@ export function recentSeats(hours = 12) {
     return [];
   }
   return seats.sort((a, b) => b.saved - a.saved);
+}
+
+/** A link that hands a seat to this phone (`/r/CODE#token=...`, from the banker's late
+ * seat QR code): the token becomes this room's seat, and leaves the address bar (it must
+ * not be bookmarked, shared or shown). Returns the seat, or null without one. */
+export function seatFromAddress(code, collection = "rooms") {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  let token;
+  try {
+    token = decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+  const seat = { token, role: "player", player_id: null, name: "", collection };
+  saveSeat(code, seat);
+  return seat;
 }
 
 export const lastName = () => read(NAME_KEY) || "";

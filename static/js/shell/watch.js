@@ -2,7 +2,7 @@
 // only, for a shared screen. The top bar, the lobby (a huge QR code, the players) and
 // "gone" are the shell's; the rest is the game's TV module (docs/ui.md).
 
-import { joinLink, qrUrl, whereFromPath } from "./api.js";
+import { joinLink, qrUrl, tvPath, whereFromPath } from "./api.js";
 import { showConnection } from "./chrome.js";
 import { $, h, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
@@ -11,6 +11,8 @@ import { RoomSocket } from "./socket.js";
 
 const ctx = { ...whereFromPath(), state: null, stale: true, game: null, lobby: null };
 const awake = new Awake();
+const STAY = new URLSearchParams(location.search).has("stay"); // a finished game, kept on screen
+let socket = null;
 let game = null; // the mounted game view: {render, stale?, destroy?}
 let queue = Promise.resolve();
 
@@ -37,7 +39,7 @@ function boot() {
   $("#tv-qr").src = qrUrl(code, collection);
   $("#tv-qr").alt = `QR code: join ${link}`;
   setText($("#tv-join"), `Join: ${link.replace(/^https?:\/\//, "")}`);
-  new RoomSocket(code, "", {
+  socket = new RoomSocket(code, "", {
     welcome: (_, next) =>
       serial(async () => {
         await mount(next.game);
@@ -55,7 +57,7 @@ function boot() {
       ctx.stale = status.phase !== "live";
       game?.stale?.(ctx.stale);
       if (status.phase === "gone") {
-        setText($("#tv-gone-text"), `There is no game ${code} on this server.`);
+        setText($("#tv-gone-text"), `Game ${code} is not on this server any more. It may have ended a while ago.`);
         showSection("gone");
       }
     },
@@ -74,6 +76,11 @@ async function mount(name) {
 }
 
 function render(next, presenceOnly = false) {
+  if (next.next_game && !STAY) {
+    socket?.stop(); // the banker played again: the TV goes to the new game by itself
+    location.assign(tvPath(next.next_game, ctx.collection));
+    return;
+  }
   const previous = presenceOnly ? next : ctx.state;
   ctx.state = next;
   const lobby = next.status === "lobby";

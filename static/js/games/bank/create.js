@@ -8,11 +8,15 @@ const FORM = `
   <p class="muted small">You become the <strong>banker</strong>: you start the game and keep it honest.</p>
   <fieldset>
     <legend>Rounds</legend>
-    <div class="segmented">
+    <div class="segmented rounds">
+      <input type="radio" name="rounds" id="r3" value="3"><label for="r3">3</label>
       <input type="radio" name="rounds" id="r10" value="10"><label for="r10">10</label>
       <input type="radio" name="rounds" id="r15" value="15"><label for="r15">15</label>
       <input type="radio" name="rounds" id="r20" value="20" checked><label for="r20">20</label>
+      <input type="radio" name="rounds" id="r-other" value="other"><label for="r-other">Other</label>
     </div>
+    <label for="custom-rounds" class="small">Other: any number of rounds (1–100)</label>
+    <input id="custom-rounds" type="number" min="1" max="100" inputmode="numeric" placeholder="e.g. 5">
   </fieldset>
   <fieldset>
     <legend>Who enters the dice?</legend>
@@ -25,11 +29,6 @@ const FORM = `
       <label for="e-virtual"><strong>Virtual dice</strong><span>No dice needed: the roller taps ROLL.</span></label>
     </div>
   </fieldset>
-  <details class="more">
-    <summary>A quicker game</summary>
-    <label for="custom-rounds">Any number of rounds (1–100)</label>
-    <input id="custom-rounds" type="number" min="1" max="100" inputmode="numeric" placeholder="e.g. 5">
-  </details>
   <p class="form-error" id="create-error" role="alert"></p>
   <button class="secondary big" type="submit" id="create-submit">Create game</button>`;
 
@@ -40,10 +39,20 @@ export function form(root, onCreated) {
   el.noValidate = true;
   el.innerHTML = FORM;
   root.append(el);
+  // One control: the number field is the "Other" choice, so typing in it ticks "Other"
+  // (and a ticked 3/10/15/20 is what is sent, whatever the field holds).
+  const custom = $("#custom-rounds", el);
+  const other = $("#r-other", el);
+  const pickOther = () => {
+    other.checked = true;
+  };
+  custom.addEventListener("focus", pickOther);
+  custom.addEventListener("input", pickOther);
+  other.addEventListener("change", () => custom.focus());
   el.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const custom = $("#custom-rounds", el).value.trim();
-    const rounds = custom ? Number(custom) : Number(el.elements.rounds.value);
+    const picked = el.elements.rounds.value;
+    const rounds = picked === "other" ? Number(custom.value.trim() || NaN) : Number(picked);
     if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) {
       setText($("#create-error", el), "Rounds: a whole number from 1 to 100.");
       return;

@@ -26,3 +26,12 @@ export function pair([a, b], size = "") {
     die(b, size),
   );
 }
+
+/** A roll as it was entered: "Ann rolled 8" beside two dice when dice were thrown in;
+ * for a total, the number itself on a tile (never dice that nobody threw). */
+export function rollLine(roll, who, size = "", note = "") {
+  if (roll.dice) {
+    return [pair(roll.dice, size), h("span", {}, `${who} rolled ${roll.dice[0] + roll.dice[1]}${note}`)];
+  }
+  return [h("span", {}, `${who} rolled `), h("span", { class: `total-face ${size}` }, String(roll.total)), note];
+}

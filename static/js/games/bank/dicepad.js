@@ -1,61 +1,61 @@
 // The dice pad: ONE tap per roll. A keypad of the totals 3..11 (not doubles) and a
 // row of the six doubles (1+1 = 2 ... 6+6 = 12). Each key says what it will do to
 // the BANK right now (+8, +70, ×2, END), so the banker never has to think.
+// A total is sent as a total ({"type": "roll", "total": 8}): no dice are invented;
+// doubles are sent as their dice.
 
 import { die } from "./dice.js";
 import { h, points } from "../../shell/dom.js";
-import { diceForTotal, nextRollSafe } from "./rules.js";
+import { nextRollSafe } from "./rules.js";
 
 const REPEAT_GUARD_MS = 300; // a bouncing finger on the same key is one tap
 
-function effect(state, dice) {
-  const [a, b] = dice;
-  const total = a + b;
+function effect(state, total, doubles) {
   if (nextRollSafe(state)) {
     return { short: total === 7 ? "+70" : `+${total}`, long: total === 7 ? "adds 70" : `adds ${total}` };
   }
   if (total === 7) return { short: "END", long: "ends the round" };
-  if (a === b) return { short: "×2", long: `doubles the BANK to ${points(state.bank * 2)}` };
+  if (doubles) return { short: "×2", long: `doubles the BANK to ${points(state.bank * 2)}` };
   return { short: `+${total}`, long: `adds ${total}` };
 }
 
-/** onRoll(dice) is called with two dice; returns {el, update(state, enabled)}. */
+/** onRoll(roll) is called with {total} or {dice: [a, a]}; returns {el, update(state, enabled)}. */
 export function dicePad(onRoll) {
   const keys = [];
   let lastKey = null;
   let lastAt = 0;
 
-  function key(dice, label, extraClass) {
+  function key(roll, label, extraClass) {
     const hint = h("span", { class: "hint" });
     const button = h(
       "button",
       {
         type: "button",
         class: `key ${extraClass}`,
-        dataset: { roll: dice.join("-") },
+        dataset: { roll: roll.dice ? roll.dice.join("-") : String(roll.total) },
         onclick: () => {
           const now = performance.now();
           if (lastKey === button && now - lastAt < REPEAT_GUARD_MS) return;
           lastKey = button;
           lastAt = now;
-          onRoll(dice);
+          onRoll(roll);
         },
       },
       label,
       hint,
     );
-    keys.push({ button, hint, dice });
+    keys.push({ button, hint, roll });
     return button;
   }
 
   const totals = h("div", { class: "keys totals", role: "group", "aria-label": "Roll total, not doubles" });
   for (let total = 3; total <= 11; total += 1) {
-    totals.append(key(diceForTotal(total), h("span", { class: "num" }, total), total === 7 ? "seven" : ""));
+    totals.append(key({ total }, h("span", { class: "num" }, total), total === 7 ? "seven" : ""));
   }
   const doubles = h("div", { class: "keys doubles", role: "group", "aria-label": "Doubles" });
   for (let face = 1; face <= 6; face += 1) {
     const label = h("span", { class: "dbl" }, die(face, "mini"), die(face, "mini"));
-    doubles.append(key([face, face], label, "double"));
+    doubles.append(key({ dice: [face, face] }, label, "double"));
   }
   const el = h("div", { class: "dicepad" }, totals, doubles);
 
@@ -67,12 +67,13 @@ export function dicePad(onRoll) {
   function update(state, enabled) {
     const danger = !nextRollSafe(state);
     el.classList.toggle("danger", danger);
-    for (const { button, hint, dice } of keys) {
-      const [a, b] = dice;
-      const what = effect(state, dice);
+    for (const { button, hint, roll } of keys) {
+      const total = roll.total ?? roll.dice[0] * 2;
+      const doubles = Boolean(roll.dice);
+      const what = effect(state, total, doubles);
       // Doubles show their sum too: "+10" while safe (the sum is what it adds), "10 ×2" after.
-      hint.textContent = a === b && what.short === "×2" ? `${a + b} ×2` : what.short;
-      const name = a === b ? `Double ${a}s, ${a + b}` : `Roll ${a + b}`;
+      hint.textContent = doubles && what.short === "×2" ? `${total} ×2` : what.short;
+      const name = doubles ? `Double ${roll.dice[0]}s, ${total}` : `Roll ${total}`;
       button.setAttribute("aria-label", `${name}: ${what.long}`);
       button.disabled = !enabled;
     }

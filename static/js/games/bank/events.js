@@ -2,11 +2,13 @@
 // skipped), so everything here is read from differences, never counted.
 
 import { names, points } from "../../shell/dom.js";
-import { SAFE_ROLLS, nameOf } from "./rules.js";
+import { endingText, shownRound } from "./roundlog.js";
+import { SAFE_ROLLS, isDoubles, nameOf, totalOf } from "./rules.js";
+import { listTaken } from "./words.js";
 
 /**
- * [{kind: "start"|"roll"|"bank"|"round"|"undo"|"finished", text, ...}]
- * bank: {player_id, amount}; round: {entry, waited: [player_id]}
+ * [{kind: "start"|"roll"|"bank"|"round"|"undo"|"unbank"|"join"|"finished", text, ...}]
+ * roll: {doubles}; bank: {player_id, amount}; round: {entry, waited: [player_id]}
  */
 export function diff(prev, next) {
   if (!prev || next.seq <= prev.seq) return [];
@@ -18,8 +20,17 @@ export function diff(prev, next) {
     (prev.last_roll && (!next.last_roll || next.last_roll.seq < prev.last_roll.seq)) ||
     next.rounds_log.length < prev.rounds_log.length;
   if (undone) {
-    events.push({ kind: "undo", text: "The banker took back the last roll." });
+    // What it took back is what the state before it said an undo would take back.
+    const taken = prev.undo_preview?.takes_back;
+    const text = taken?.length
+      ? `The banker took back ${listTaken(prev, taken)}.`
+      : "The banker took back the last roll.";
+    events.push({ kind: "undo", text });
     return events;
+  }
+  const correction = next.last_correction;
+  if (correction && correction.seq !== prev.last_correction?.seq && correction.type === "unbank") {
+    events.push({ kind: "unbank", text: `The banker took back ${listTaken(prev, correction.took_back)}.` });
   }
   const fresh = next.last_roll && (!prev.last_roll || next.last_roll.seq > prev.last_roll.seq);
   const endedRounds = next.rounds_log.slice(prev.rounds_log.length);
@@ -38,6 +49,13 @@ export function diff(prev, next) {
       }
     }
   }
+  if (prev.status !== "lobby") {
+    for (const player of next.players) {
+      if (before.has(player.id)) continue;
+      const when = player.waiting ? "BANK from the next roll on" : "plays from the next round";
+      events.push({ kind: "join", text: `${player.name} joined late: ${when}.` });
+    }
+  }
   if (fresh) events.unshift(rollEvent(prev, next, endedRounds));
   for (const entry of endedRounds) events.push(roundEvent(next, entry));
   if (prev.status !== "finished" && next.status === "finished") {
@@ -51,21 +69,54 @@ export function diff(prev, next) {
   return events;
 }
 
+/** The feed of a page that opens mid-game: the round so far (or how the last one ended),
+ * oldest first, from the state alone. */
+export function roundSoFar(state) {
+  if (state.status !== "playing") return [];
+  const { rolls, ended } = shownRound(state);
+  const items = [];
+  rolls.forEach((roll, index) => {
+    const before = index === 0 ? 0 : rolls[index - 1].bank_after;
+    items.push({ seq: roll.seq, kind: "roll", text: rollText(state, roll, index + 1, before, roll.bank_after) });
+  });
+  if (ended) {
+    for (const b of ended.banked) items.push({ seq: b.seq, kind: "bank", text: `${nameOf(state, b.player_id)} banked ${points(b.amount)}.` });
+    items.push({ seq: Infinity, kind: "round", text: endingText(state, ended) });
+  } else {
+    for (const b of state.round_log?.banks || []) {
+      items.push({ seq: b.seq, kind: "bank", text: `${nameOf(state, b.player_id)} banked ${points(b.amount)}.` });
+    }
+  }
+  return items.sort((x, y) => x.seq - y.seq);
+}
+
 function bankEvent(state, playerId, amount) {
   return { kind: "bank", player_id: playerId, amount, text: `${nameOf(state, playerId)} banked ${points(amount)}.` };
 }
 
-function rollEvent(prev, next, endedRounds) {
-  const [a, b] = next.last_roll.dice;
-  const who = nameOf(next, next.last_roll.by);
-  const total = a + b;
-  const sevenEnded = endedRounds.some((r) => r.ended_by === "seven");
+/** "Ann rolled 9: +9." / "Ann rolled 4+4: doubles: BANK ×2." / "Ann rolled 7: the round is over." */
+function rollText(state, roll, number, before, after) {
+  const who = nameOf(state, roll.by);
+  const shown = roll.dice ? `${roll.dice[0]}+${roll.dice[1]}` : `${totalOf(roll)}`;
   let effect;
-  if (sevenEnded && total === 7) effect = "7: the round is over";
-  else if (next.round === prev.round && a === b && next.roll_count > SAFE_ROLLS) effect = "doubles: BANK ×2";
+  if (after === null) effect = "7: the round is over";
+  else if (isDoubles(roll) && number > SAFE_ROLLS) effect = "doubles: BANK ×2";
+  else effect = `+${points(after - before)}`;
+  return `${who} rolled ${shown}: ${effect}.`;
+}
+
+function rollEvent(prev, next, endedRounds) {
+  const roll = next.last_roll;
+  const doubles = isDoubles(roll);
+  const seven = endedRounds.some((r) => r.ended_by === "seven") && totalOf(roll) === 7;
+  const shown = roll.dice ? `${roll.dice[0]}+${roll.dice[1]}` : `${totalOf(roll)}`;
+  const who = nameOf(next, roll.by);
+  let effect;
+  if (seven) effect = "7: the round is over";
+  else if (next.round === prev.round && doubles && next.roll_count > SAFE_ROLLS) effect = "doubles: BANK ×2";
   else if (next.round === prev.round) effect = `+${points(next.bank - prev.bank)}`;
-  else effect = `${total}`;
-  return { kind: "roll", dice: [a, b], text: `${who} rolled ${a}+${b}: ${effect}.` };
+  else effect = `${totalOf(roll)}`;
+  return { kind: "roll", doubles, seven, text: `${who} rolled ${shown}: ${effect}.` };
 }
 
 function roundEvent(state, entry) {

@@ -3,13 +3,12 @@
 // standings. The shell owns join, lobby, socket and chrome; this turns states into
 // these views, the feed, the banners and the buzzes.
 
-import { roomLog } from "../../shell/api.js";
 import { $, h, points, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
-import { diff } from "./events.js";
+import { diff, roundSoFar } from "./events.js";
 import { finalView } from "./finalview.js";
+import { HISTORY_HEAD } from "./history.js";
 import { playView } from "./playview.js";
-import { RoundTracker } from "./tracker.js";
 
 export const styles = ["/static/css/games/bank.css"];
 
@@ -58,22 +57,71 @@ const VIEWS = `
     <div class="scroll" id="play-scroll">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
+      <button id="late-open" class="secondary late-open" type="button" hidden>+ Seat a late player</button>
       <h2 class="feed-title">What happened</h2>
       <ol id="feed" class="feed" role="log" aria-live="polite"></ol>
     </div>
     <div class="actionbar" id="actionbar">
       <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
-      <button id="undo-btn" class="undo-btn" type="button" hidden>↶ Undo last roll</button>
+      <button id="undo-btn" class="undo-btn" type="button" hidden>
+        <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
+      </button>
     </div>
+    <dialog id="late-dialog" class="late-dialog" aria-labelledby="late-title">
+      <h2 id="late-title">Seat a late player</h2>
+      <form id="late-form" novalidate>
+        <label for="late-name">Their name</label>
+        <input id="late-name" maxlength="24" autocomplete="off" autocapitalize="words" placeholder="e.g. Dee">
+        <fieldset>
+          <legend>Do they have a phone?</legend>
+          <div class="choices">
+            <input type="radio" name="phone" id="late-phone" value="yes" checked>
+            <label for="late-phone"><strong>Yes</strong><span>They scan a code from your screen and BANK themselves.</span></label>
+            <input type="radio" name="phone" id="late-nophone" value="no">
+            <label for="late-nophone"><strong>No phone</strong><span>You tap Bank on their row when they call it.</span></label>
+          </div>
+        </fieldset>
+        <p class="form-error" id="late-error" role="alert"></p>
+        <div class="dialog-buttons">
+          <button class="secondary" type="button" id="late-cancel">Cancel</button>
+          <button class="primary" type="submit" id="late-submit">Seat them</button>
+        </div>
+      </form>
+      <div id="late-handover" hidden>
+        <p><strong id="late-who"></strong>: let them scan this with their phone's camera.
+          It opens the game as them; only you can hand it out.</p>
+        <img id="late-qr" class="qr" alt="" width="220" height="220">
+        <p id="late-qr-note" class="muted small"></p>
+        <p class="center"><a id="late-link" href="#"></a></p>
+        <button class="primary big" type="button" id="late-done">Done</button>
+      </div>
+    </dialog>
   </section>
 
   <section id="view-final" class="view narrow" hidden aria-labelledby="final-title">
     <h1 id="final-title" class="final-title">Game over</h1>
     <p id="final-me" class="final-me"></p>
+    <div id="again-box" class="card again" hidden>
+      <h2>Another game?</h2>
+      <p class="muted small">Same group, same rules: every phone and the TV follow by themselves.</p>
+      <details class="more">
+        <summary>Leave someone out first</summary>
+        <ul id="again-drop" class="drop-list"></ul>
+      </details>
+      <button id="again-btn" class="primary big" type="button">Play again</button>
+    </div>
+    <p id="final-wait" class="muted center" hidden>If the banker plays again, this phone goes to the new game by itself.</p>
     <ol id="final-board" class="board final"></ol>
+    <h2>Every round</h2>
+    <table class="history">
+      ${HISTORY_HEAD}
+      <tbody id="final-history"></tbody>
+    </table>
     <div class="actionbar static">
-      <a class="button primary big" href="/">New game</a>
-      <button id="final-undo" class="secondary" type="button" hidden>↶ Undo the last roll</button>
+      <a class="button secondary big" href="/">Home</a>
+      <button id="final-undo" class="secondary undo-btn" type="button" hidden>
+        <span class="undo-label">↶ Undo the last roll</span><span id="final-undo-what" class="undo-what"></span>
+      </button>
     </div>
   </section>`;
 
@@ -82,16 +130,23 @@ export function mount(shell, root) {
   // The views read the shell's live fields (state, you, socket, command) through this,
   // plus BANK's own: what the state does not say about the round, and the banner.
   const ctx = Object.create(shell);
-  ctx.tracker = new RoundTracker();
   ctx.banner = null; // {text, kind, round}
   const views = { play: playView(ctx), final: finalView(ctx) };
+  let seeded = false;
 
   function render(next, previous) {
+    if (!seeded) seed(next); // a reload, or a phone that joins mid-game: the round so far
     const events = diff(previous, next);
-    ctx.tracker.update(previous, next);
     react(events, next);
     draw(next);
-    if (ctx.tracker.incomplete(next)) fillFromLog(next);
+  }
+
+  /** The feed of the round so far, from the first state alone (round_log, last_round). */
+  function seed(state) {
+    seeded = true;
+    const feed = $("#feed");
+    for (const item of roundSoFar(state)) feed.prepend(h("li", { class: `ev ${item.kind}` }, item.text));
+    while (feed.children.length > FEED_SIZE) feed.lastElementChild.remove();
   }
 
   function draw(state) {
@@ -103,23 +158,13 @@ export function mount(shell, root) {
       state.status === "playing" ? `BANK ${points(state.bank)} · ${ctx.code} · bankit` : `${ctx.code} · bankit`;
   }
 
-  async function fillFromLog(state) {
-    try {
-      const { events } = await roomLog(ctx.code, ctx.collection);
-      if (ctx.state !== state && ctx.state.seq !== state.seq) return; // a newer state will ask again
-      ctx.tracker.seed(events, ctx.state);
-      if (ctx.state.status !== "lobby") draw(ctx.state);
-    } catch {
-      // the board still works without the per-round details
-    }
-  }
-
   function react(events, state) {
     const me = ctx.you?.player_id;
     const feed = $("#feed");
     for (const event of events) {
       feed.prepend(h("li", { class: `ev ${event.kind}` }, event.text));
       if (event.kind === "bank") feel(event.player_id === me ? "mine" : "bank");
+      if (event.kind === "roll" && event.doubles) feel("double");
       if (event.kind === "round") {
         const seven = event.entry.ended_by === "seven";
         feel(seven ? "seven" : "round");

@@ -1,11 +1,15 @@
 // The live round, for a player (huge BANK button) and for the banker (dice pad,
-// bank on behalf, undo). The same board for both.
+// bank on behalf and take it back, undo that says what it takes back, seat a late
+// player). The same board for both.
 
 import { board } from "./board.js";
-import { pair } from "./dice.js";
+import { rollLine } from "./dice.js";
 import { dicePad } from "./dicepad.js";
+import { lateSeat } from "./lateseat.js";
 import { $, h, points, setText, show } from "../../shell/dom.js";
-import { nameOf, nextRollSafe, playerById, roundLive } from "./rules.js";
+import { endingText, banks, bankedByBanker, shownRound } from "./roundlog.js";
+import { isDoubles, nameOf, nextRollSafe, playerById, roundLive } from "./rules.js";
+import { undoPreviewText } from "./words.js";
 
 const TOO_LATE = "Too late — the 7 came first.";
 
@@ -13,11 +17,13 @@ export function playView(ctx) {
   const updateBoard = board($("#board"));
   const padArea = $("#pad-area");
   const padLabel = h("p", { class: "pad-title", id: "pad-title" });
-  const pad = dicePad((dice) => roll({ type: "roll", dice }));
+  const pad = dicePad((entered) => roll({ type: "roll", ...entered }));
   const rollButton = h("button", { type: "button", class: "roll-btn", onclick: () => roll({ type: "roll" }) }, "ROLL");
   padArea.append(padLabel, pad.el, rollButton);
   const bankButton = $("#bank-btn");
   const undoButton = $("#undo-btn");
+  const undoWhat = $("#undo-what");
+  const late = lateSeat(ctx);
   let banking = false;
   let rolling = false;
 
@@ -26,7 +32,9 @@ export function playView(ctx) {
     banking = true;
     draw();
     await ctx.command({ type: "bank" }, (reply) => {
-      if (reply.code === "round_over") return wasLive ? TOO_LATE : "Wait for the first roll of the round.";
+      if (reply.code === "round_over") {
+        return wasLive || /too late/i.test(reply.message) ? TOO_LATE : "Wait for the first roll of the round.";
+      }
       return reply.code === "already_banked" ? null : reply.message;
     });
     banking = false;
@@ -47,6 +55,11 @@ export function playView(ctx) {
     ctx.command({ type: "bank", player_id: player.id }, (reply) =>
       reply.code === "round_over" ? `${TOO_LATE} ${player.name} was not banked.` : reply.message,
     );
+  }
+
+  /** A BANK the banker made for someone by mistake: just that BANK, the rolls stand. */
+  function unbank(player) {
+    ctx.command({ type: "unbank", player_id: player.id });
   }
 
   function draw() {
@@ -70,12 +83,19 @@ export function playView(ctx) {
     $("#bank-box").dataset.phase = safe ? "safe" : "danger";
 
     const last = $("#last-roll");
+    const { ended } = shownRound(state);
     if (state.last_roll && state.roll_count > 0) {
-      const [a, b] = state.last_roll.dice;
-      const key = `${state.last_roll.seq}`;
+      const roll = state.last_roll;
+      const key = `${roll.seq}`;
       if (last.dataset.key !== key) {
         last.dataset.key = key;
-        last.replaceChildren(pair([a, b]), h("span", {}, `${nameOf(state, state.last_roll.by)} rolled ${a + b}${a === b ? " (doubles)" : ""}`));
+        last.replaceChildren(...rollLine(roll, nameOf(state, roll.by), "", isDoubles(roll) ? " (doubles)" : ""));
+      }
+    } else if (ended && !ctx.banner) {
+      const key = `ended-${ended.round}-${state.seq}`;
+      if (last.dataset.key !== key) {
+        last.dataset.key = key;
+        last.replaceChildren(h("span", {}, `${endingText(state, ended)} Round ${state.round}: waiting for the first roll.`));
       }
     } else if (last.dataset.key !== `new-${state.round}`) {
       last.dataset.key = `new-${state.round}`;
@@ -94,9 +114,12 @@ export function playView(ctx) {
     drawActions(state, me, banker);
     updateBoard(state, {
       me: me?.id,
-      banks: ctx.tracker.banks,
+      banks: banks(state),
+      byBanker: bankedByBanker(state),
       onBank: banker ? bankFor : null,
+      onUnbank: banker ? unbank : null,
     });
+    late.render(state, banker);
   }
 
   function drawPad(state, me, banker) {
@@ -131,15 +154,22 @@ export function playView(ctx) {
   function drawActions(state, me, banker) {
     show(bankButton, Boolean(me));
     show(undoButton, banker);
-    undoButton.disabled = !state.last_roll;
+    undoButton.disabled = !state.undo_preview;
+    // Before the tap, the banker reads exactly what it will take back.
+    const what = undoPreviewText(state);
+    setText(undoWhat, what);
+    undoButton.setAttribute("aria-label", `Undo last roll: ${what}`);
     if (!me) return;
-    const amount = ctx.tracker.banks.get(me.id);
+    const amount = banks(state).get(me.id);
     bankButton.classList.toggle("done", me.banked);
     if (me.banked) {
       setText(bankButton, amount === undefined ? "✓ You banked" : `✓ You banked ${points(amount)}`);
       bankButton.disabled = true;
     } else if (!roundLive(state)) {
       setText(bankButton, "BANK opens after the first roll");
+      bankButton.disabled = true;
+    } else if (me.waiting) {
+      setText(bankButton, "BANK opens after the next roll");
       bankButton.disabled = true;
     } else if (banking) {
       setText(bankButton, ctx.socket.live ? "Banking…" : "Banking… (reconnecting)");

@@ -2,27 +2,14 @@
 
 export const SAFE_ROLLS = 3;
 
-/** The BANK after roll `number` (1-based), or null when a 7 ends the round. */
-export function rollValue(bank, number, [a, b]) {
-  const total = a + b;
-  if (number <= SAFE_ROLLS) return bank + (total === 7 ? 70 : total);
-  if (total === 7) return null;
-  return a === b ? bank * 2 : bank + total;
-}
+/** A roll's total: `total` when the server says it (always, since game night), else its dice' sum. */
+export const totalOf = (roll) => roll.total ?? roll.dice[0] + roll.dice[1];
+
+/** Doubles are only ever entered as dice: a roll known by its total never is. */
+export const isDoubles = (roll) => Boolean(roll.dice) && roll.dice[0] === roll.dice[1];
 
 /** Is the next roll still safe (a 7 pays 70, doubles pay face value)? */
 export const nextRollSafe = (state) => state.roll_count < SAFE_ROLLS;
-
-/** Two dice, not doubles, that make `total` (3..11). */
-export function diceForTotal(total) {
-  let a = Math.max(1, total - 6);
-  let b = total - a;
-  if (a === b) {
-    a -= 1;
-    b += 1;
-  }
-  return [a, b];
-}
 
 /** Is a BANK possible now (a live round: after its first roll)? */
 export const roundLive = (state) => state.status === "playing" && state.roll_count > 0;

@@ -2,15 +2,15 @@
 // the chart of its growth, sorted scores, finished rounds) and the winner screen.
 // Read only; the shell owns the socket, the top bar and the lobby.
 
-import { roomLog } from "../../shell/api.js";
 import { $, h, names, points, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { board } from "./board.js";
 import { drawChart } from "./chart.js";
-import { pair } from "./dice.js";
+import { rollLine } from "./dice.js";
 import { diff } from "./events.js";
+import { HISTORY_HEAD, drawHistory } from "./history.js";
+import { banks, endingText, series, shownRound } from "./roundlog.js";
 import { SAFE_ROLLS, nameOf, nextRollSafe } from "./rules.js";
-import { RoundTracker } from "./tracker.js";
 
 export const styles = ["/static/css/games/bank-tv.css"];
 
@@ -28,9 +28,6 @@ export const lobby = {
   },
 };
 
-const HISTORY_HEAD =
-  '<thead><tr><th scope="col">Round</th><th scope="col">Ended by</th><th scope="col">BANK</th><th scope="col">Who banked</th></tr></thead>';
-
 const VIEWS = `
   <section id="tv-play" class="tv-play" hidden>
     <div class="tv-main">
@@ -47,9 +44,10 @@ const VIEWS = `
         <span id="tv-last" class="tv-last"></span>
         <span id="tv-turn" class="tv-turn"></span>
       </div>
+      <p id="tv-ended" class="tv-ended" hidden></p>
       <p id="tv-event" class="tv-event" aria-live="polite"></p>
       <figure class="tv-chart">
-        <figcaption>The BANK this round, roll by roll</figcaption>
+        <figcaption id="tv-chart-caption">The BANK this round, roll by roll</figcaption>
         <div id="tv-chart"></div>
       </figure>
     </div>
@@ -80,31 +78,25 @@ const VIEWS = `
 
 export function mount(ctx, root) {
   root.innerHTML = VIEWS;
-  const tracker = new RoundTracker();
   const updateBoard = board($("#tv-board"));
   const updateFinal = board($("#tv-final-board"));
   let state = null;
 
   function render(next, previous) {
     const events = diff(previous, next);
-    tracker.update(previous, next);
     state = next;
     for (const event of events) {
-      if (event.kind === "roll") continue;
-      setText($("#tv-event"), event.text);
+      if (event.kind === "roll") {
+        if (event.doubles) feel("double");
+        if (next.roll_count === 1) setText($("#tv-event"), ""); // a new round: the old news goes
+        continue;
+      }
+      setText($("#tv-event"), event.kind === "round" ? "" : event.text); // the ending has its own line
       if (event.kind === "bank") feel("bank");
       if (event.kind === "round") feel(event.entry.ended_by === "seven" ? "seven" : "round");
       if (event.kind === "finished") feel("win");
     }
     draw();
-    if (tracker.incomplete(next)) {
-      roomLog(ctx.code, ctx.collection)
-        .then(({ events: log }) => {
-          tracker.seed(log, state);
-          draw();
-        })
-        .catch(() => {});
-    }
   }
 
   function draw() {
@@ -124,20 +116,33 @@ export function mount(ctx, root) {
     setText(phase, safe ? `✓ SAFE · ${rolls}: a 7 adds 70` : `⚠ DANGER · ${rolls}: a 7 ends it`);
     setText($("#tv-bank"), points(state.bank));
     const last = $("#tv-last");
-    const key = state.roll_count > 0 && state.last_roll ? String(state.last_roll.seq) : `new-${state.round}`;
+    const { ended } = shownRound(state);
+    // The roll that ended a round stays on screen with its chart until the next roll.
+    const roll = state.last_roll && (state.roll_count > 0 || ended) ? state.last_roll : null;
+    const key = roll ? String(roll.seq) : `new-${state.round}`;
     if (last.dataset.key !== key) {
       last.dataset.key = key;
-      if (state.roll_count > 0 && state.last_roll) {
-        const [a, b] = state.last_roll.dice;
-        last.replaceChildren(pair([a, b], "big"), h("span", {}, `${nameOf(state, state.last_roll.by)} rolled ${a + b}`));
+      if (roll) {
+        last.replaceChildren(...rollLine(roll, nameOf(state, roll.by), "big"));
       } else {
         last.replaceChildren(h("span", {}, "Waiting for the first roll"));
       }
     }
     setText($("#tv-turn"), `▶ ${nameOf(state, state.turn)} rolls next`);
-    drawChart($("#tv-chart"), tracker.series, SAFE_ROLLS);
-    updateBoard(state, { sorted: true, showPlace: true, banks: tracker.banks, presence: false });
-    drawHistory($("#tv-history"), 8);
+    // How the last round ended stays until the next roll (a late TV sees it at once).
+    show($("#tv-ended"), Boolean(ended));
+    $("#tv-play").classList.toggle("between", Boolean(ended));
+    if (ended) {
+      setText($("#tv-ended"), endingText(state, ended));
+      $("#tv-ended").dataset.kind = ended.ended_by;
+    }
+    setText(
+      $("#tv-chart-caption"),
+      ended ? `Round ${ended.round}, roll by roll (round ${state.round} starts at the next roll)` : "The BANK this round, roll by roll",
+    );
+    drawChart($("#tv-chart"), series(state), SAFE_ROLLS);
+    updateBoard(state, { sorted: true, showPlace: true, banks: banks(state), presence: false });
+    drawHistory($("#tv-history"), state, 8);
     show($("#tv-history-empty"), state.rounds_log.length === 0);
     show($("#tv-history-table"), state.rounds_log.length > 0);
   }
@@ -148,22 +153,7 @@ export function mount(ctx, root) {
     const top = state.players.find((p) => p.id === state.winners[0]);
     setText($("#tv-winner-score"), `${points(top ? top.score : 0)} points after ${state.rounds} rounds`);
     updateFinal(state, { sorted: true, showPlace: true, presence: false });
-    drawHistory($("#tv-final-history"), Infinity);
-  }
-
-  function drawHistory(body, limit) {
-    const rows = [...state.rounds_log].reverse().slice(0, limit).map((entry) => {
-      const who = entry.banked.map((b) => `${nameOf(state, b.player_id)} ${points(b.amount)}`);
-      return h(
-        "tr",
-        { class: entry.ended_by },
-        h("th", { scope: "row" }, entry.round),
-        h("td", {}, entry.ended_by === "seven" ? "⚠ a 7" : "✓ all banked"),
-        h("td", {}, points(entry.bank)),
-        h("td", {}, who.length ? who.join(", ") : "nobody"),
-      );
-    });
-    body.replaceChildren(...rows);
+    drawHistory($("#tv-final-history"), state, Infinity);
   }
 
   /** The BANK shown may be old while the socket is not live. */

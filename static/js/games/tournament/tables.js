@@ -3,7 +3,7 @@
 // the seat is stored for the table's code before the page goes there (shell/store.js).
 // The organiser can also hand a table to a second scorekeeper: a banker link as a QR code.
 
-import { ApiError } from "../../shell/api.js";
+import { ApiError, seatQr } from "../../shell/api.js";
 import { h, setText } from "../../shell/dom.js";
 import { saveSeat } from "../../shell/store.js";
 import { namesOf } from "./standings.js";
@@ -39,19 +39,25 @@ async function bankerLink(ctx, table) {
   return data.banker_token;
 }
 
+/** The link as a QR code, drawn by the server from a POST (the token stays out of URLs). */
+function qrImage(table, token) {
+  const img = h("img", {
+    class: "qr",
+    alt: `QR code: the banker's page of table ${table.table}`,
+    width: 200,
+    height: 200,
+  });
+  seatQr(table.code, token).then((url) => (img.src = url), () => img.remove());
+  return img;
+}
+
 function handover(table) {
   const token = handed.get(table.code);
   const link = `${location.origin}/r/${table.code}#token=${token}`;
   return h(
     "div",
     { class: "handover" },
-    h("img", {
-      class: "qr",
-      src: `/api/rooms/${table.code}/qr.svg?token=${encodeURIComponent(token)}`,
-      alt: `QR code: the banker's page of table ${table.table}`,
-      width: 200,
-      height: 200,
-    }),
+    qrImage(table, token),
     h("p", { class: "small" }, "The scorekeeper scans this to become table ", String(table.table), "'s banker: ", h("a", { href: link, class: "handover-link" }, link)),
   );
 }
