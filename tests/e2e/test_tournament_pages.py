@@ -109,8 +109,9 @@ def test_an_organiser_three_phones_and_a_tv_play_a_game_with_a_live_reroll(
     expect(handover).to_be_visible()
     link = organiser.locator(".handover-link").inner_text()
     assert link.startswith(f"{base}/r/{table_code}#token=")
-    qr = httpx.get(f"{base}/api/rooms/{table_code}/qr.svg", params={"token": link.split("=")[1]})
-    assert qr.status_code == 200 and qr.headers["x-join-link"] == link
+    token = link.split("#token=")[1]
+    qr = httpx.post(f"{base}/api/rooms/{table_code}/seat-qr.svg", json={"token": token})
+    assert qr.status_code == 200 and qr.headers["cache-control"] == "no-store"
     audit(organiser, "organiser during the game (desktop)")
     on_a_phone(organiser, "organiser during the game (360x640)")
     keeper = table.open(link)

@@ -21,6 +21,5 @@ export function tournamentLink(bar, tournament) {
   if (!tournament || bar.querySelector(".back-tournament")) return;
   const label = `Back to the tournament ${tournament.code} (game ${tournament.game}, table ${tournament.table})`;
   const link = h("a", { class: "back-tournament", href: `/t/${tournament.code}`, "aria-label": label }, "← Tournament");
-  link.style.cssText = "display:inline-flex;align-items:center;min-height:44px;font-weight:700;flex-shrink:0";
   bar.querySelector(".conn").before(link);
 }
