@@ -66,6 +66,7 @@ class ClusterRouter:
         self._pools: dict[str, ConnectionPool] = {}
         self._refreshing: asyncio.Lock = asyncio.Lock()
         self._refreshed_at = 0.0
+        self._version = 0  # bumped at each map read: callers that queued for one share it
         self._background: set[asyncio.Task[None]] = set()
 
     # -- the map ------------------------------------------------------------------------
@@ -95,7 +96,10 @@ class ClusterRouter:
 
     async def refresh(self) -> None:
         """Read the slot map from a known master (or a seed), whichever answers first."""
+        version = self._version
         async with self._refreshing:
+            if self._version != version and self._slots:
+                return  # read while this caller waited
             error: Exception = RedisConnectionError("no cluster node answered")
             for address in dict.fromkeys([*self.masters, *self._seeds]):
                 try:
@@ -111,6 +115,7 @@ class ClusterRouter:
                     error = ClusterDownError("some slots have no master")
                     continue
                 self._slots = slots
+                self._version += 1
                 self._refreshed_at = time.monotonic()
                 for gone in set(self._muxes) - set(slots) - set(self._seeds):
                     await self._muxes.pop(gone).close()
