@@ -117,8 +117,9 @@ class RedisBus:
         }
         self._mux: Multiplexer | ClusterRouter
         self._subscriber: Subscriber | ShardedSubscriber
+        self._router: ClusterRouter | None = None
         if self.cluster:
-            self._mux = router = ClusterRouter(seeds, pool, command_timeout)
+            self._mux = self._router = router = ClusterRouter(seeds, pool, command_timeout)
             self._subscriber = ShardedSubscriber(router, channel, self._many, **hooks)
         else:
             self._mux = Multiplexer(pool, command_timeout)
@@ -240,17 +241,9 @@ class RedisBus:
         self._answers.submitted(code, entry_id.decode())
         if owner == self.node_id.encode():
             self._poke(code)
-        elif owner and self.cluster:  # the script could not: the owner's channel is elsewhere
-            await self._publish_quietly([(node_channel(owner.decode()), b"P" + code.encode())])
-
-    async def _publish_quietly(self, messages: list[tuple[str, bytes]]) -> None:
-        """SPUBLISH after a script, on Redis Cluster. A failure is only counted: the
-        command or the answer is already durable (a lost poke: the owners' periodic
-        re-read; a lost answer: the answer stream, read by the pending table)."""
-        calls = (self._mux.execute("SPUBLISH", channel, data) for channel, data in messages)
-        results = await asyncio.gather(*calls, return_exceptions=True)
-        if any(isinstance(result, BaseException) for result in results):
-            self._on_error()
+        elif owner and self._router is not None:  # the script could not: another slot
+            poke = (node_channel(owner.decode()), b"P" + code.encode())
+            self._router.publish_soon([poke], self._on_error)
 
     def _poke(self, code: str) -> None:
         self._inbox.poke(code)
@@ -295,9 +288,16 @@ class RedisBus:
             self._forget_owned(code)
             return False
         self._committed[code] = time.monotonic()  # answers went out in the script…
-        if replies and self.cluster:  # …except on Redis Cluster: their channels are elsewhere
-            await self._publish_quietly(
-                [(node_channel(r.node), b"R" + r.key.encode() + b"\n" + r.payload) for r in replies]
+        if replies and self._router is not None:  # …except on Redis Cluster: other slots
+            # Sent with the next write, not awaited. A lost one is only counted: the
+            # answer is durable in the room's answer stream (read by the pending table),
+            # as a lost poke is covered by the owners' periodic re-read.
+            self._router.publish_soon(
+                [
+                    (node_channel(r.node), b"R" + r.key.encode() + b"\n" + r.payload)
+                    for r in replies
+                ],
+                self._on_error,
             )
         return True
 

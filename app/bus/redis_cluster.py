@@ -67,7 +67,7 @@ class ClusterRouter:
         self._refreshing: asyncio.Lock = asyncio.Lock()
         self._refreshed_at = 0.0
         self._version = 0  # bumped at each map read: callers that queued for one share it
-        self._background: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Future[Any]] = set()
 
     # -- the map ------------------------------------------------------------------------
     def pool(self, address: str) -> ConnectionPool:
@@ -146,6 +146,24 @@ class ClusterRouter:
 
     async def script(self, body: str, keys: list[Any], args: list[Any]) -> Any:
         return await self._on(slot_of(keys[0]), lambda mux: mux.script(body, keys, args), False)
+
+    def publish_soon(self, messages: list[tuple[str, bytes]], on_error: Callable[[], None]) -> None:
+        """SPUBLISH each message to its channel's master without waiting for the replies
+        (at most once, like any pub/sub message; `on_error` counts a failure)."""
+
+        def settled(future: asyncio.Future[Any]) -> None:
+            if future.cancelled() or future.exception() is not None:
+                on_error()
+
+        for channel, data in messages:
+            address = self._slots[slot_of(channel)] if self._slots else self._seeds[0]
+            mux = self._mux(address)
+            future = mux.post("SPUBLISH", channel, data)
+            if future is None:  # not connected yet: connect, in the background
+                future = asyncio.ensure_future(mux.execute("SPUBLISH", channel, data))
+                self._background.add(future)
+                future.add_done_callback(self._background.discard)
+            future.add_done_callback(settled)
 
     async def close(self) -> None:
         for task in list(self._background):
