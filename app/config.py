@@ -19,6 +19,9 @@ class Settings(BaseSettings):
         validation_alias="REDIS_URL",
         description="Redis backplane; unset = one process, rooms in `store`.",
     )
+    redis_cluster: bool = Field(
+        False, description="REDIS_URL is a Redis Cluster node (or use `redis+cluster://`)."
+    )
     # One process (no REDIS_URL): where its rooms live. See docs/storage.md.
     store: Literal["sqlite", "memory"] = Field(
         "sqlite", description="`sqlite`: rooms survive a restart; `memory`: they do not."

@@ -31,6 +31,7 @@ def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
             lease_seconds=settings.lease_seconds,
             room_ttl_seconds=settings.room_ttl_seconds,
             node_ttl_seconds=settings.node_ttl_seconds,
+            cluster=settings.redis_cluster,
             on_error=metrics.redis_error if metrics else None,
             on_fanout=metrics.fanout_seconds if metrics else None,
         )

@@ -1,10 +1,11 @@
 """The scale-out benchmark: one command, a printed table.
 
-    python -m bench.cluster [--configs memory,redis,redis3] [--rooms 50,200,300,400,500,750,...]
-                            [--seconds 15] [--warmup 4]
+    python -m bench.cluster [--configs memory,redis,redis3,redis-cluster]
+                            [--rooms 50,200,300,400,500,750,...] [--seconds 15] [--warmup 4]
 
 For each configuration (one process with the memory bus; one process with Redis;
-three processes with Redis, each room's sockets spread over the three), and for each
+three processes with Redis, each room's sockets spread over the three; three
+processes on a local 3-master Redis Cluster the bench starts itself), and for each
 number of rooms R: fresh servers (and a fresh redis-server of its own on a free port)
 pinned to CPU 0 with `taskset`, the load generator (bench/load.py, split into worker
 processes of at most ~9,000 sockets) on CPU 1; R rooms of 11 sockets, 2 actions a
@@ -17,6 +18,7 @@ socket (2,000 spectators in one room) and per room (500 rooms without sockets).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import shutil
@@ -38,7 +40,13 @@ ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
 FD_LIMIT = 19_500  # sockets one process may hold here (ulimit -n is 20,000)
 SOCKETS_PER_WORKER = 9_000
-CONFIGS = {"memory": (1, False), "redis": (1, True), "redis3": (3, True)}
+CONFIGS = {
+    "memory": (1, False),
+    "redis": (1, True),
+    "redis3": (3, True),
+    "redis-cluster": (3, True),
+}
+MASTERS = 3  # of the `redis-cluster` configuration
 
 
 def free_port() -> int:
@@ -75,30 +83,73 @@ def wait_http(url: str, timeout: float = 20) -> None:
     raise RuntimeError(f"{url} did not answer")
 
 
+def ask(port: int, command: bytes) -> str:
+    """One inline command to a Redis on loopback; its whole (bulk) reply as text."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(command + b"\r\n")
+        data = sock.recv(65536)
+        if data.startswith(b"$"):
+            size = int(data[1 : data.index(b"\r\n")])
+            while len(data) < data.index(b"\r\n") + 2 + size:
+                data += sock.recv(65536)
+        return data.decode(errors="replace")
+
+
+def start_redis(workdir: str, cluster: bool = False) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    binary = shutil.which("redis-server") or "redis-server"
+    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    args += ["--appendonly", "no", "--dir", workdir]
+    if cluster:
+        args += ["--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf"]
+        args += ["--cluster-port", str(free_port())]
+    process = subprocess.Popen(pinned(args, 0), stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if ask(port, b"PING").startswith("+PONG"):
+                return process, port
+        time.sleep(0.02)
+    raise RuntimeError("redis-server did not answer")
+
+
+def start_redis_cluster(workdir: str) -> tuple[list[subprocess.Popen[bytes]], list[int]]:
+    """`MASTERS` cluster-enabled redis-servers, their slots split by `redis-cli`."""
+    started = [start_redis(workdir, cluster=True) for _ in range(MASTERS)]
+    ports = [port for _, port in started]
+    cli = shutil.which("redis-cli") or "redis-cli"
+    addresses = [f"127.0.0.1:{port}" for port in ports]
+    create = [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"]
+    subprocess.run(create, check=True, capture_output=True, timeout=30)
+    deadline = time.monotonic() + 20
+    while not all("cluster_state:ok" in ask(port, b"CLUSTER INFO") for port in ports):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the cluster did not reach cluster_state:ok")
+        time.sleep(0.05)
+    return [process for process, _ in started], ports
+
+
 @dataclass
 class Deployment:
-    """Servers (and Redis) of one configuration, all on CPU 0."""
+    """Servers (and Redis, or a Redis Cluster) of one configuration, all on CPU 0."""
 
     processes: list[subprocess.Popen[bytes]]
     ports: list[int]
-    redis: subprocess.Popen[bytes] | None
+    redis: list[subprocess.Popen[bytes]]
     workdir: str
-    redis_port: int = 0
+    redis_ports: list[int]
 
     def redis_used_kib(self) -> float:
-        """Redis's own `used_memory`, in KiB (0 without Redis)."""
-        if not self.redis_port:
-            return 0.0
-        with socket.create_connection(("127.0.0.1", self.redis_port), timeout=5) as sock:
-            sock.sendall(b"INFO memory\r\n")
-            data = b""
-            while b"used_memory:" not in data or not data.endswith(b"\r\n"):
-                data += sock.recv(65536)
-        line = next(x for x in data.decode().splitlines() if x.startswith("used_memory:"))
-        return int(line.split(":")[1]) / 1024
+        """Redis's own `used_memory` (every master's), in KiB (0 without Redis)."""
+        total = 0
+        for port in self.redis_ports:
+            info = ask(port, b"INFO memory")
+            line = next(x for x in info.splitlines() if x.startswith("used_memory:"))
+            total += int(line.split(":")[1])
+        return total / 1024
 
     @classmethod
-    def start(cls, servers: int, with_redis: bool) -> Deployment:
+    def start(cls, servers: int, with_redis: bool, cluster: bool = False) -> Deployment:
         workdir = tempfile.mkdtemp(prefix="bankit-bench-")
         env = {
             **os.environ,
@@ -108,30 +159,16 @@ class Deployment:
             "BANKIT_STORE": "memory",  # one process: the memory bus, as docs/performance.md says
         }
         env.pop("REDIS_URL", None)
-        redis, redis_port = None, 0
-        if with_redis:
-            redis_port = free_port()
-            binary = shutil.which("redis-server") or "redis-server"
-            redis = subprocess.Popen(
-                pinned(
-                    [
-                        binary,
-                        "--port",
-                        str(redis_port),
-                        "--bind",
-                        "127.0.0.1",
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no",
-                        "--dir",
-                        workdir,
-                    ],
-                    0,
-                ),
-                stdout=subprocess.DEVNULL,
-            )
-            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+        redis: list[subprocess.Popen[bytes]] = []
+        redis_ports: list[int] = []
+        if cluster:
+            redis, redis_ports = start_redis_cluster(workdir)
+            hosts = ",".join(f"127.0.0.1:{port}" for port in redis_ports)
+            env["REDIS_URL"] = f"redis+cluster://{hosts}"
+        elif with_redis:
+            process, port = start_redis(workdir)
+            redis, redis_ports = [process], [port]
+            env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         ports = [free_port() for _ in range(servers)]
         processes = []
         for port in ports:
@@ -144,14 +181,14 @@ class Deployment:
             )
         for port in ports:
             wait_http(f"http://127.0.0.1:{port}/readyz")
-        return cls(processes, ports, redis, workdir, redis_port)
+        return cls(processes, ports, redis, workdir, redis_ports)
 
     def cpu(self) -> tuple[float, float]:
         app = sum(cpu_seconds(p.pid) for p in self.processes)
-        return app, cpu_seconds(self.redis.pid) if self.redis else 0.0
+        return app, sum(cpu_seconds(r.pid) for r in self.redis)
 
     def stop(self) -> None:
-        for process in [*self.processes, *([self.redis] if self.redis else [])]:
+        for process in [*self.processes, *self.redis]:
             process.send_signal(signal.SIGKILL)
             process.wait(10)
         if os.environ.get("BENCH_KEEP_LOGS"):
@@ -171,7 +208,7 @@ def run_step(config: str, rooms: int, warmup: float, seconds: float) -> dict[str
     servers, with_redis = CONFIGS[config]
     if rooms * load.SOCKETS / servers > FD_LIMIT:
         return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
-    deployment = Deployment.start(servers, with_redis)
+    deployment = Deployment.start(servers, with_redis, cluster=config == "redis-cluster")
     try:
         workers = max(1, -(-rooms * load.SOCKETS // SOCKETS_PER_WORKER))
         share = [rooms // workers + (1 if n < rooms % workers else 0) for n in range(workers)]
@@ -231,7 +268,7 @@ def memory(config: str) -> dict[str, float]:
     """KiB per room (500, no sockets; the server's and Redis's) and per idle socket
     (2,000 spectators of one room), on a fresh server."""
     _, with_redis = CONFIGS[config]
-    deployment = Deployment.start(1, with_redis)
+    deployment = Deployment.start(1, with_redis, cluster=config == "redis-cluster")
     try:
         pid, base = deployment.processes[0].pid, f"http://127.0.0.1:{deployment.ports[0]}"
         code = httpx.post(f"{base}/api/rooms", json={"game": "bank"}).json()["code"]
@@ -301,7 +338,8 @@ def main() -> None:
     for config in args.configs.split(","):
         print(
             f"\n== {config}: {CONFIGS[config][0]} process(es), "
-            f"{'Redis' if CONFIGS[config][1] else 'memory'} bus ==",
+            f"{'Redis' if CONFIGS[config][1] else 'memory'} bus"
+            f"{f' on a {MASTERS}-master Redis Cluster' if config == 'redis-cluster' else ''} ==",
             flush=True,
         )
         print(
@@ -344,6 +382,7 @@ def main() -> None:
         "memory": "1 process, memory",
         "redis": "1 process, Redis",
         "redis3": "3 processes, Redis",
+        "redis-cluster": "3 processes, Cluster x3",
     }
     for config, capacity, at_capacity, at_50, mem in summary:
         cpu = f"{at_capacity['cpu_us']:.0f}" if at_capacity else "-"

@@ -19,10 +19,12 @@ from tests.conftest import free_port
 
 
 class RedisServer:
-    def __init__(self, workdir: Path, aof: bool = False) -> None:
+    def __init__(self, workdir: Path, aof: bool = False, cluster: bool = False) -> None:
         self.port = free_port()
         self.workdir = workdir
         self.aof = aof
+        self.cluster = cluster  # a master of tests/redis_cluster.py
+        self.bus_port = free_port() if cluster else 0
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 
@@ -44,6 +46,10 @@ class RedisServer:
             if self.aof
             else ["--appendonly", "no"]
         )
+        if self.cluster:
+            config = str(self.workdir / f"nodes-{self.port}.conf")
+            args += ["--cluster-enabled", "yes", "--cluster-config-file", config]
+            args += ["--cluster-port", str(self.bus_port)]  # not port + 10,000: it may be taken
         with (self.workdir / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

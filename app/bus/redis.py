@@ -22,6 +22,13 @@ XREAD per room: one subscriber connection per process carries everything
 (app/bus/redis_subscriber.py; the owners' wait: app/bus/redis_inbox.py).
 Every Redis failure surfaces as `BusUnavailable`; the subscriber reconnects by
 itself with capped backoff.
+
+On Redis Cluster (`redis+cluster://h:p,h:p…`, or `cluster=True`) the same keys and
+scripts run, each on its room's slot's master (app/bus/redis_cluster.py), channels
+are shard channels (`SPUBLISH`; one subscriber per master: app/bus/redis_shards.py),
+and what a script may not publish (to another slot) the bus publishes right after it:
+pokes after `submit`, answers after `commit` (durable in the room's answer stream
+anyway). See docs/architecture-redis.md, "Redis Cluster".
 """
 
 from __future__ import annotations
@@ -41,18 +48,22 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
 from app.bus.redis_answers import ANSWERS_KEPT, Answers, answer_args
+from app.bus.redis_cluster import SCHEME, ClusterRouter, cluster_seeds
 from app.bus.redis_inbox import READ_COUNT, Inbox
 from app.bus.redis_mux import Multiplexer
 from app.bus.redis_nodes import alive_key, lapsed, live
+from app.bus.redis_shards import ShardedSubscriber
 from app.bus.redis_subscriber import Subscriber
 from app.bus.redis_wire import (
     CLAIM,
     COMMIT,
     COMMIT_KEYS,
+    COMMIT_SHARDED,
     CREATE,
     RELEASE,
     RENEW,
     SUBMIT,
+    SUBMIT_SHARDED,
     decode_frames,
     encode_frames,
     key,
@@ -77,6 +88,7 @@ class RedisBus:
         room_ttl_seconds: float = 6 * 3600,
         node_ttl_seconds: float = 5.0,
         command_timeout: float = 2.0,
+        cluster: bool = False,
         on_error: Callable[[], None] | None = None,
         on_fanout: Callable[[float], None] | None = None,
     ) -> None:
@@ -85,25 +97,36 @@ class RedisBus:
         self.ttl_ms = int(room_ttl_seconds * 1000)
         self.node_ttl_ms = int(node_ttl_seconds * 1000)
         self._on_error = on_error or (lambda: None)
+        self.cluster = cluster or url.startswith(SCHEME)
+        plain, seeds = cluster_seeds(url) if self.cluster else (url, [])
         # No automatic retries: a retried XADD or commit could run twice. RESP2, whose
         # reply shapes (and plain pub/sub messages) are the same in every redis-py.
         self._redis = aioredis.Redis.from_url(
-            url,
+            plain,
             protocol=2,
             socket_timeout=command_timeout,
             socket_connect_timeout=command_timeout,
             retry=Retry(NoBackoff(), 0),
         )
-        self._mux = Multiplexer(self._redis.connection_pool, command_timeout)
-        self._subscriber = Subscriber(
-            self._redis.connection_pool,
-            node_channel(self.node_id),
-            self._many,
-            on_poke=self._poke,
-            on_restored=self._restored,
-            on_error=self._on_error,
-            on_fanout=on_fanout,
-        )
+        pool, channel = self._redis.connection_pool, node_channel(self.node_id)
+        hooks: dict[str, Any] = {
+            "on_poke": self._poke,
+            "on_restored": self._restored,
+            "on_error": self._on_error,
+            "on_fanout": on_fanout,
+        }
+        self._mux: Multiplexer | ClusterRouter
+        self._subscriber: Subscriber | ShardedSubscriber
+        self._router: ClusterRouter | None = None
+        if self.cluster:
+            self._mux = self._router = router = ClusterRouter(seeds, pool, command_timeout)
+            self._subscriber = ShardedSubscriber(router, channel, self._many, **hooks)
+        else:
+            self._mux = Multiplexer(pool, command_timeout)
+            self._subscriber = Subscriber(pool, channel, self._many, **hooks)
+        self._submit_script = SUBMIT_SHARDED if self.cluster else SUBMIT
+        self._commit_script = COMMIT_SHARDED if self.cluster else COMMIT
+        self._publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self._inbox = Inbox(self._xread, lambda: self._subscriber.generation)
         self._connected = self._subscriber.connected
         self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
@@ -171,7 +194,7 @@ class RedisBus:
         parts = (*ROOM_PARTS, "epoch")
         gone = encode_frames("", [Frame(GONE, 0, "")])
         await self._call(lambda: self._mux.execute("DEL", *(key(code, p) for p in parts)))
-        await self._call(lambda: self._mux.execute("PUBLISH", key(code, "frames"), gone))
+        await self._call(lambda: self._mux.execute(self._publish, key(code, "frames"), gone))
         self._forget_owned(code)
 
     # -- ownership -------------------------------------------------------------------
@@ -211,13 +234,16 @@ class RedisBus:
     async def submit(self, code: str, envelope: bytes) -> None:
         keys = [key(code, "snap"), key(code, "cmds"), key(code, "lease")]
         args = [envelope, self.node_id, self.ttl_ms, code]
-        reply = await self._call(lambda: self._mux.script(SUBMIT, keys, args))
+        reply = await self._call(lambda: self._mux.script(self._submit_script, keys, args))
         if reply is None:
             raise KeyError(code)
         owner, entry_id = reply
         self._answers.submitted(code, entry_id.decode())
         if owner == self.node_id.encode():
             self._poke(code)
+        elif owner and self._router is not None:  # the script could not: another slot
+            poke = (node_channel(owner.decode()), b"P" + code.encode())
+            self._router.publish_soon([poke], self._on_error)
 
     def _poke(self, code: str) -> None:
         self._inbox.poke(code)
@@ -256,11 +282,23 @@ class RedisBus:
         head = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, message]
         args = [*head, key(code, "frames"), ANSWERS_KEPT, len(entries), *entries]
         args += answer_args(replies)
-        done = bool(await self._call(lambda: self._mux.script(COMMIT, keys, args)))
+        script = self._commit_script
+        done = bool(await self._call(lambda: self._mux.script(script, keys, args)))
         if not done:
             self._forget_owned(code)
             return False
-        self._committed[code] = time.monotonic()  # answers went out in the script
+        self._committed[code] = time.monotonic()  # answers went out in the script…
+        if replies and self._router is not None:  # …except on Redis Cluster: other slots
+            # Sent with the next write, not awaited. A lost one is only counted: the
+            # answer is durable in the room's answer stream (read by the pending table),
+            # as a lost poke is covered by the owners' periodic re-read.
+            self._router.publish_soon(
+                [
+                    (node_channel(r.node), b"R" + r.key.encode() + b"\n" + r.payload)
+                    for r in replies
+                ],
+                self._on_error,
+            )
         return True
 
     # -- nodes (heartbeats, for dropping the presence a dead process left behind) -------
@@ -285,7 +323,7 @@ class RedisBus:
     async def reply(self, node: str, key_: str, payload: bytes) -> None:
         """An answer outside a commit (commits publish theirs in the COMMIT script)."""
         message = b"R" + key_.encode() + b"\n" + payload
-        await self._call(lambda: self._mux.execute("PUBLISH", node_channel(node), message))
+        await self._call(lambda: self._mux.execute(self._publish, node_channel(node), message))
 
     async def recover_answers(self, code: str) -> int:
         """Hand on again this node's answers kept in the room's stream since the last read

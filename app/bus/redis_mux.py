@@ -60,6 +60,21 @@ class Multiplexer:
             if not future.done():
                 future.cancel()  # its reply, when it comes, is dropped in order
 
+    def post(self, *args: Any) -> asyncio.Future[Any] | None:
+        """Send without waiting for the reply (Redis Cluster's publishes after a script),
+        in the same write as whatever else goes out this turn; None when not connected.
+        The reply's future, for whoever wants to know whether it failed."""
+        connection = self._connection
+        if connection is None:
+            return None
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        self._outgoing.extend(connection.pack_command(*args))
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush, connection)
+        return future
+
     async def script(self, body: str, keys: list[Any], args: list[Any]) -> Any:
         """EVALSHA, loading the script once if the server does not know it (after a restart)."""
         sha = self._shas.get(body)

@@ -2,7 +2,7 @@
 
 Each process SETs `bankit:node:{<node>}:alive` with a TTL (its heartbeat); a room whose
 `lease` key is gone has no owner. Both are read with MGET, 500 keys at a time (on Redis
-Cluster these would have to be grouped by slot).
+Cluster the router splits each MGET by slot: app/bus/redis_cluster.py).
 """
 
 from __future__ import annotations

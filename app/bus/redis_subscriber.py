@@ -6,6 +6,11 @@ connection is away, so after each reconnect it replays every room's `tail` (the 
 frames message, deduplicated by stream cursor) and tells the bus (`on_restored`), whose
 owners then re-read their inboxes; lost answers come back from the durable answer
 streams (app/bus/redis_answers.py), read by the hub's pending table.
+
+On Redis Cluster (`sharded`) there is one of these per master (app/bus/redis_shards.py),
+with shard channels (`SSUBSCRIBE`, one command per slot): the node channel only on
+its slot's master (`channel` is None on the others). There a `PING` after the
+subscriptions marks the connection up: its reply comes after every confirmation.
 """
 
 from __future__ import annotations
@@ -33,15 +38,21 @@ class Subscriber:
     def __init__(
         self,
         pool: ConnectionPool,
-        channel: str,
+        channel: str | None,
         many: Many,
         on_poke: Callable[[str], None],
         on_restored: Callable[[], None],
         on_error: Callable[[], None],
         on_fanout: Callable[[float], None] | None,
+        sharded: bool = False,
     ) -> None:
         self._pool = pool
         self._channel = channel
+        self._sharded = sharded
+        self._subscribe = "SSUBSCRIBE" if sharded else "SUBSCRIBE"
+        self._unsubscribe = "SUNSUBSCRIBE" if sharded else "UNSUBSCRIBE"
+        self._message = b"smessage" if sharded else b"message"
+        self._confirmation = b"ssubscribe" if sharded else b"subscribe"
         self._many = many
         self._on_poke = on_poke
         self._on_restored = on_restored
@@ -64,7 +75,7 @@ class Subscriber:
             confirmed = self.rooms[code] = asyncio.get_running_loop().create_future()
             if self._connection is not None:
                 with contextlib.suppress(Exception):  # resubscribed on reconnect anyway
-                    await self._connection.send_command("SUBSCRIBE", key(code, "frames"))
+                    await self._connection.send_command(self._subscribe, key(code, "frames"))
         try:
             async with asyncio.timeout(2):
                 await asyncio.shield(confirmed)
@@ -77,7 +88,7 @@ class Subscriber:
         self._delivered.pop(code, None)
         if self._connection is not None:
             with contextlib.suppress(Exception):
-                await self._connection.send_command("UNSUBSCRIBE", key(code, "frames"))
+                await self._connection.send_command(self._unsubscribe, key(code, "frames"))
 
     # -- the connection ----------------------------------------------------------------
     async def listen_forever(self) -> None:
@@ -87,8 +98,11 @@ class Subscriber:
             connection = self._pool.connection_class(**kwargs)
             try:
                 await connection.connect()  # type: ignore[no-untyped-call]
-                channels = [self._channel, *(key(code, "frames") for code in self.rooms)]
-                await connection.send_command("SUBSCRIBE", *channels)
+                if self._sharded:
+                    await self._subscribe_each(connection)
+                else:
+                    channels = [self._channel, *(key(code, "frames") for code in self.rooms)]
+                    await connection.send_command("SUBSCRIBE", *channels)
                 self._connection = connection
                 await self._listen(connection, first=self.generation == 0)
             except asyncio.CancelledError:
@@ -107,33 +121,46 @@ class Subscriber:
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, BACKOFF_CAP)
 
+    async def _subscribe_each(self, connection: Any) -> None:
+        """Shard channels: one SSUBSCRIBE per slot, then the PING that marks them all."""
+        channels = [key(code, "frames") for code in self.rooms]
+        for channel in [self._channel, *channels] if self._channel else channels:
+            await connection.send_command("SSUBSCRIBE", channel)
+        await connection.send_command("PING")
+
+    def _up(self, first: bool) -> None:
+        self.generation += 1
+        self.up_since = time.monotonic()
+        self.connected.set()
+        self._on_restored()  # pokes may have been lost while away
+        if not first:
+            log.info("redis subscription restored")
+            asyncio.create_task(self._replay_tails(), name="redis-replay")
+
     async def _listen(self, connection: Any, first: bool) -> None:
-        node_confirmed = False
+        node_confirmed = self._sharded  # sharded: rooms are confirmed each on its own
+        node = self._channel.encode() if self._channel else None
         while True:
             message = await connection.read_response(disable_decoding=True, timeout=math.inf)
             kind = message[0]
-            if kind == b"message":
+            if kind == self._message:
                 channel, data = message[1], message[2]
-                if channel == self._channel.encode():
+                if channel == node:
                     self._node_message(data)
                 else:
                     self._room_message(channel, data)
-            elif kind == b"subscribe":
+            elif kind == self._confirmation:
                 channel = message[1].decode()
-                if channel == self._channel:
+                if channel == self._channel and not self._sharded:
                     node_confirmed = True
-                    self.generation += 1
-                    self.up_since = time.monotonic()
-                    self.connected.set()
-                    self._on_restored()  # pokes may have been lost while away
-                    if not first:
-                        log.info("redis subscription restored")
-                        asyncio.create_task(self._replay_tails(), name="redis-replay")
+                    self._up(first)
                 elif channel.startswith("bankit:{"):
                     code = channel[len("bankit:{") : channel.index("}")]
                     confirmed = self.rooms.get(code)
                     if confirmed is not None and not confirmed.done() and node_confirmed:
                         confirmed.set_result(None)
+            elif kind == b"pong" or message == b"PONG":  # sharded: b"PONG" if no channel
+                self._up(first)
 
     def _node_message(self, data: bytes) -> None:
         if data[:1] == b"R":

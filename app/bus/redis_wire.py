@@ -130,3 +130,34 @@ if at <= #ARGV then
 end
 return 1
 """
+
+
+def _sharded(script: str, replace: dict[str, str]) -> str:
+    """A script's Redis Cluster variant; fails at import if a replaced line went missing."""
+    for old, new in replace.items():
+        if script.count(old) != 1:
+            raise ValueError(f"not once in the script: {old!r}")
+        script = script.replace(old, new)
+    return script
+
+
+# On Redis Cluster a script may publish only to a shard channel of its own slot: the
+# room's frames (SPUBLISH, same slot) stay in COMMIT; pokes and answers go to node
+# channels of other slots, so the bus SPUBLISHes them itself right after the script
+# (app/bus/redis.py). Answers are still XADDed in the script: durable either way.
+SUBMIT_SHARDED = _sharded(
+    SUBMIT,
+    {
+        "if owner ~= ARGV[2] then\n"
+        "  redis.call('PUBLISH', 'bankit:node:{' .. owner .. '}', 'P' .. ARGV[4])\n"
+        "end\n": ""
+    },
+)
+COMMIT_SHARDED = _sharded(
+    COMMIT,
+    {
+        "redis.call('PUBLISH', ARGV[7], ARGV[6])": "redis.call('SPUBLISH', ARGV[7], ARGV[6])",
+        "    redis.call('PUBLISH', 'bankit:node:{' .. node .. '}',"
+        " 'R' .. k .. '\\n' .. payload)\n": "",
+    },
+)

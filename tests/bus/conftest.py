@@ -16,6 +16,7 @@ from app.bus.base import Frame
 from app.bus.memory import MemoryBus
 from app.bus.redis import RedisBus
 from app.bus.sqlite import SqliteBus
+from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
 
 
@@ -61,7 +62,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server.stop()
 
 
-@pytest.fixture(params=["memory", "sqlite", "sqlite-full", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "sqlite-full", "redis", "redis-cluster"])
 async def bus(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Any, Recorder]]:
     """A started bus of each kind, with a recorder for what it delivers."""
     recorder = Recorder()
@@ -71,6 +72,9 @@ async def bus(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Any, Record
         tmp_path: Path = request.getfixturevalue("tmp_path")
         full = request.param == "sqlite-full"
         made = SqliteBus(tmp_path / "bankit.sqlite3", "FULL" if full else "NORMAL")
+    elif request.param == "redis-cluster":
+        cluster: RedisCluster = request.getfixturevalue("redis_cluster")
+        made = RedisBus(cluster.url, lease_seconds=0.5)
     else:
         server: RedisServer = request.getfixturevalue("redis_server")
         made = RedisBus(server.url, lease_seconds=0.5)

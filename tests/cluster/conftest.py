@@ -1,4 +1,5 @@
-"""Several real `python -m app` processes sharing rooms through a real redis-server."""
+"""Several real `python -m app` processes sharing rooms through a real redis-server
+(or, with `backend="redis-cluster"`, the session's real 3-master Redis Cluster)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import httpx
 import pytest
 
 from tests.conftest import ServerProcess, start_server
+from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
 
 ENV = {
@@ -27,7 +29,7 @@ ENV = {
 
 @dataclass
 class Cluster:
-    redis: RedisServer
+    redis: RedisServer | RedisCluster
     servers: list[ServerProcess] = field(default_factory=list)
 
     def owners(self, timeout: float = 0.5) -> list[int]:
@@ -86,12 +88,19 @@ def verify_chain(events: list[dict[str, Any]]) -> None:
 
 
 @pytest.fixture
-def make_cluster(tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
-    """Start a redis-server (AOF if asked) and `n` app processes on it, in parallel."""
+def make_cluster(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Cluster]]:
+    """Start a redis-server (AOF if asked) and `n` app processes on it, in parallel;
+    `backend="redis-cluster"`: the processes share the session's Redis Cluster."""
     made: list[Cluster] = []
 
-    def make(n: int = 3, aof: bool = False, **env: str) -> Cluster:
-        redis = RedisServer(tmp_path, aof=aof)
+    def make(n: int = 3, aof: bool = False, backend: str = "redis", **env: str) -> Cluster:
+        redis: RedisServer | RedisCluster
+        if backend == "redis-cluster":
+            redis = request.getfixturevalue("redis_cluster")
+        else:
+            redis = RedisServer(tmp_path, aof=aof)
         cluster = Cluster(redis)
         made.append(cluster)
         full = {**ENV, "REDIS_URL": redis.url, **env}
@@ -105,4 +114,5 @@ def make_cluster(tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
             if server.process.poll() is None:
                 server.process.send_signal(signal.SIGCONT)
                 server.kill()
-        cluster.redis.stop()
+        if isinstance(cluster.redis, RedisServer):
+            cluster.redis.stop()  # the session's Redis Cluster outlives the test

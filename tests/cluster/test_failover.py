@@ -6,6 +6,8 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
+
 from tests.client import Client, Table
 from tests.cluster.conftest import poll, verify_chain
 
@@ -22,8 +24,11 @@ async def answer_within(client: Client, timeout: float, **command: Any) -> dict[
     return await client.command(timeout=timeout, **command)
 
 
-async def test_killing_the_owner_mid_round_loses_nothing_and_play_goes_on(make_cluster) -> None:  # type: ignore[no-untyped-def]
-    cluster = make_cluster(3)
+@pytest.mark.parametrize("backend", ["redis", "redis-cluster"])
+async def test_killing_the_owner_mid_round_loses_nothing_and_play_goes_on(
+    make_cluster, backend
+) -> None:  # type: ignore[no-untyped-def]
+    cluster = make_cluster(3, backend=backend)
     owner, second, third = cluster.servers
     table = Table(owner.base_url, rounds=10)
     names = ["Ann", "Bob", "Cat", "Dan"]
@@ -105,8 +110,9 @@ def table_state(table: Table, via: Any) -> dict[str, Any]:
     return table.state()
 
 
-async def test_a_stalled_owner_is_fenced_off_and_never_writes_again(make_cluster) -> None:  # type: ignore[no-untyped-def]
-    cluster = make_cluster(3)
+@pytest.mark.parametrize("backend", ["redis", "redis-cluster"])
+async def test_a_stalled_owner_is_fenced_off_and_never_writes_again(make_cluster, backend) -> None:  # type: ignore[no-untyped-def]
+    cluster = make_cluster(3, backend=backend)
     stalled, second, third = cluster.servers
     table = Table(stalled.base_url, rounds=10)
     ann = table.join("Ann")
