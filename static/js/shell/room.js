@@ -164,11 +164,11 @@ function gone(text) {
 }
 
 /** Send a command; a refusal becomes a toast in plain words. Resolves the reply.
- * explain(reply) may word a refusal itself (null: say nothing). */
+ * explain(reply) may word a refusal itself (returning null or "": say nothing). */
 async function command(message, explain = null) {
   const reply = await ctx.socket.send(message);
   if (!reply.ok) {
-    const text = explain?.(reply) ?? reply.message;
+    const text = explain ? explain(reply) : reply.message; // null or "": say nothing
     if (text) toast(text);
   }
   return reply;
