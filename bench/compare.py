@@ -53,7 +53,6 @@ from bench.cluster import (
 
 SYSTEMS = ("naive", "sqlite", "redis")
 ROUNDS = 20  # the UI's default game: 200 actions, 100 s at 2 a second
-NICE = [0]  # --nice: the priority of the servers (and, set in main, of the generator)
 FULL_STEPS = "50,250,500,750,1000,1500,1750"
 QUICK_STEPS = "50,250"
 
@@ -85,21 +84,19 @@ class Server:
             redis_port = free_port()
             redis = subprocess.Popen(
                 pinned(
-                    niced(
-                        [
-                            shutil.which("redis-server") or "redis-server",
-                            "--port",
-                            str(redis_port),
-                            "--bind",
-                            "127.0.0.1",
-                            "--save",
-                            "",
-                            "--appendonly",
-                            "no",
-                            "--dir",
-                            workdir,
-                        ]
-                    ),
+                    [
+                        shutil.which("redis-server") or "redis-server",
+                        "--port",
+                        str(redis_port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        workdir,
+                    ],
                     0,
                 ),
                 stdout=subprocess.DEVNULL,
@@ -109,7 +106,7 @@ class Server:
         command = [sys.executable, "-m", module, "--host", "127.0.0.1", "--port", str(port)]
         log = open(Path(workdir) / "server.log", "wb")  # noqa: SIM115 - lives with the process
         process = subprocess.Popen(
-            pinned(niced(command), 0), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            pinned(command, 0), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
         )
         server = cls(process, port, redis, workdir)
         try:
@@ -129,10 +126,6 @@ class Server:
                 process.send_signal(signal.SIGKILL)
                 process.wait(10)
         shutil.rmtree(self.workdir, ignore_errors=True)
-
-
-def niced(command: list[str]) -> list[str]:
-    return ["nice", "-n", str(NICE[0]), *command] if NICE[0] else command
 
 
 def run_step(
@@ -431,9 +424,8 @@ def main() -> None:
     steps = [int(r) for r in args.rooms.split(",")]
     if (os.cpu_count() or 1) >= 2:
         os.sched_setaffinity(0, {1})  # the load generator (and its workers) on CPU 1
-    if args.nice:
-        NICE[0] = args.nice
-        os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # the generator's workers inherit it
+    if args.nice:  # the servers, redis-server and the generator's workers inherit it
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     signal.signal(signal.SIGTERM, stop_on_term)  # a kill still stops this run's servers
     print(
         f"bench.compare {time.strftime('%Y-%m-%d %H:%M')}: systems {systems}, rooms {steps}, "
