@@ -204,7 +204,14 @@ def start_profile(pid: int, seconds: float, folder: Path) -> subprocess.Popen[by
     duration = str(max(1, int(seconds) - 1))
     return subprocess.Popen(
         [spy, "record", "--pid", str(pid), "--duration", duration, "--rate", "200"]
-        + ["--format", "raw", "--output", str(folder / "bankit-500.txt"), "--nonblocking"],
+        + [
+            "--format",
+            "raw",
+            "--output",
+            str(folder / "bankit-500.txt"),
+            "--nonblocking",
+            "--idle",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
