@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 8000
 
-.PHONY: run test lint bench bench-cluster run-cluster system-deps clean
+.PHONY: run test lint bench bench-cluster bench-compare bench-soak run-cluster system-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,14 @@ run-cluster: $(VENV)/.installed
 # The scale-out benchmark of docs/performance.md (takes about 15 minutes).
 bench-cluster: $(VENV)/.installed-test
 	$(BIN)/python -m bench.cluster
+
+# bankit beside a naive FastAPI loop (issue 12; docs/performance.md). ARGS=--quick: ~2 min.
+bench-compare: $(VENV)/.installed-test
+	$(BIN)/python -m bench.compare $(ARGS)
+
+# 30 minutes of games, dropped phones and spectators against one process (ARGS=--minutes 3).
+bench-soak: $(VENV)/.installed-test
+	$(BIN)/python -m bench.soak $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

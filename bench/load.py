@@ -26,6 +26,13 @@ PLAYERS, SPECTATORS = 8, 2
 SOCKETS = 1 + PLAYERS + SPECTATORS
 PERIOD = 0.5  # seconds between a room's actions: 2 a second
 ROUND = ("roll", "roll", "roll", "bank", "seven")
+# bench/compare.py's game (issue 12): three safe rolls, six players BANK, a 7 ends the
+# round: 60 % of actions are players' BANKs, and each round grows `rounds_log`.
+GAME_ROUND = ("roll", "roll", "roll", *("bank",) * 6, "seven")
+PLANS = {"cluster": ROUND, "game": GAME_ROUND}
+START_SEQ = 1 + PLAYERS + 1  # create, the joins, start
+# bankit's compact JSON, and json.dumps's default spacing (bench/naive.py)
+STATE_HEADS = (b'{"type":"state"', b'{"type":"welcom', b'{"type": "state"', b'{"type": "welco')
 DICE = {0: b"[1,2]", 1: b"[2,3]", 2: b"[4,5]"}
 
 
@@ -35,14 +42,20 @@ class Stats:
     actions: int = 0  # acked in the measured window
     errors: list[str] = field(default_factory=list)
     measuring: bool = False
+    state_bytes: list[int] = field(default_factory=list)  # the banker's states, in the window
 
 
 class LoadRoom:
     """One table: its sockets, what each has seen, and the actions in flight."""
 
-    def __init__(self, code: str, stats: Stats) -> None:
+    def __init__(
+        self, code: str, stats: Stats, plan: tuple[str, ...] = ROUND, acks: bool = True
+    ) -> None:
         self.code = code
         self.stats = stats
+        self.plan = plan
+        self.acks = acks  # False: a server that sends none (bench/naive.py); seqs are counted
+        self.expected = START_SEQ  # without acks: the seq of the last action sent
         self.sockets: list[WsClient] = []
         self.seen = [0] * SOCKETS
         self.counts: dict[int, int] = {}
@@ -55,7 +68,9 @@ class LoadRoom:
     def receiver(self, index: int) -> Any:
         def on_text(payload: bytes) -> None:
             head = payload[:16]
-            if head.startswith((b'{"type":"state"', b'{"type":"welcom')):
+            if head.startswith(STATE_HEADS):
+                if index == 0 and self.stats.measuring:
+                    self.stats.state_bytes.append(len(payload))
                 self.on_state(index, tail_seq(payload))
             elif head.startswith(b'{"type":"ack"'):
                 message = orjson.loads(payload)
@@ -63,7 +78,7 @@ class LoadRoom:
                 if sent is not None:
                     self.acked[message["seq"]] = sent
                     self.finish(message["seq"])
-            elif head.startswith(b'{"type":"error"'):
+            elif head.startswith((b'{"type":"error"', b'{"type": "error"')):
                 self.stats.errors.append(payload.decode()[:200])
 
         return on_text
@@ -91,23 +106,34 @@ class LoadRoom:
                 self.stats.actions += 1
 
     def act(self, step: int) -> None:
-        kind = ROUND[step % len(ROUND)]
+        plan = self.plan
+        at = step % len(plan)
+        kind = plan[at]
         self.next_id += 1
         action_id = f"a{self.next_id}"
         if kind == "bank":
-            sender = self.sockets[1 + (step // len(ROUND)) % PLAYERS]
+            nth = plan[:at].count("bank")  # distinct players within a round
+            sender = self.sockets[1 + (step // len(plan) + nth) % PLAYERS]
             payload = b'{"type":"bank","id":"%s"}' % action_id.encode()
         else:
             sender = self.sockets[0]
-            dice = b"[3,4]" if kind == "seven" else DICE[step % len(ROUND)]
+            dice = b"[3,4]" if kind == "seven" else DICE[at]
             payload = b'{"type":"roll","dice":%s,"id":"%s"}' % (dice, action_id.encode())
-        self.sent_at[action_id] = time.perf_counter()
+        now = time.perf_counter()
+        if self.acks:
+            self.sent_at[action_id] = now
+        else:  # every action is valid, so it is the room's next event
+            self.expected += 1
+            self.acked[self.expected] = now
         sender.send(payload)
 
 
-async def make_room(http: httpx.AsyncClient, bases: list[str], index: int) -> dict[str, Any]:
+async def make_room(
+    http: httpx.AsyncClient, bases: list[str], index: int, rounds: int = 100
+) -> dict[str, Any]:
     base = bases[index % len(bases)]
-    created = (await http.post(f"{base}/api/rooms", json={"game": "bank", "rounds": 100})).json()
+    body = {"game": "bank", "rounds": rounds}
+    created = (await http.post(f"{base}/api/rooms", json=body)).json()
     code = created["code"]
     tokens = [created["banker_token"]]
     for n in range(PLAYERS):
@@ -134,7 +160,25 @@ async def connect_room(room: LoadRoom, tokens: list[str], ports: list[int], inde
         await asyncio.wait_for(client.open, 30)
 
 
-async def setup(ports: list[int], count: int, first: int, stats: Stats) -> list[LoadRoom]:
+async def started(room: LoadRoom, timeout: float = 60) -> None:
+    """Until every socket of the room has the state after `start` (a deadline, no sleep)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while min(room.seen) < START_SEQ:
+        if loop.time() > deadline:
+            raise RuntimeError(f"room {room.code} did not start: seen {room.seen}")
+        await asyncio.sleep(0.02)
+
+
+async def setup(
+    ports: list[int],
+    count: int,
+    first: int,
+    stats: Stats,
+    plan: tuple[str, ...] = ROUND,
+    acks: bool = True,
+    rounds: int = 100,
+) -> list[LoadRoom]:
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
@@ -142,10 +186,12 @@ async def setup(ports: list[int], count: int, first: int, stats: Stats) -> list[
 
         async def one(index: int) -> LoadRoom:
             async with gate:
-                made = await make_room(http, bases, index)
-                room = LoadRoom(made["code"], stats)
+                made = await make_room(http, bases, index, rounds)
+                room = LoadRoom(made["code"], stats, plan, acks)
                 await connect_room(room, made["tokens"], ports, index)
                 room.sockets[0].send(b'{"type":"start","id":"start"}')
+                if not acks:
+                    await started(room)
                 return room
 
         return list(await asyncio.gather(*(one(first + n) for n in range(count))))
@@ -178,21 +224,35 @@ async def play(
     lost = sum(len(room.sent_at) for room in rooms)
     if lost:
         stats.errors.append(f"{lost} actions never acknowledged")
+    undelivered = sum(len(room.acked) for room in rooms if not room.acks)
+    if undelivered:
+        stats.errors.append(f"{undelivered} actions never reached all sockets")
     closed = sum(1 for room in rooms for s in room.sockets if s.lost)
     if closed:
         stats.errors.append(f"{closed} sockets closed by the server")
 
 
 def worker(
-    pipe: Any, ports: list[int], count: int, first: int, warmup: float, seconds: float
+    pipe: Any,
+    ports: list[int],
+    count: int,
+    first: int,
+    warmup: float,
+    seconds: float,
+    plan: str = "cluster",
+    acks: bool = True,
+    rounds: int = 100,
 ) -> None:
-    """One load-generator process: set up, say ready, wait for go, play, report."""
+    """One load-generator process: set up, say ready, wait for go, play, report.
+
+    `plan` names the round played (PLANS); `acks=False` for a server that sends none.
+    """
     import uvloop
 
     async def main() -> None:
         stats = Stats()
         try:
-            rooms = await setup(ports, count, first, stats)
+            rooms = await setup(ports, count, first, stats, PLANS[plan], acks, rounds)
         except Exception as error:  # noqa: BLE001 - report, do not hang the coordinator
             pipe.send({"error": f"setup failed: {error!r}"})
             return
@@ -205,6 +265,7 @@ def worker(
                 "actions": stats.actions,
                 "errors": stats.errors[:20],
                 "error_count": len(stats.errors),
+                "state_bytes": stats.state_bytes,
             }
         )
         for room in rooms:

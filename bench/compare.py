@@ -1,0 +1,447 @@
+"""bankit side by side with a naive FastAPI loop (bench/naive.py), one command (issue 12).
+
+    python -m bench.compare [--systems naive,sqlite,redis] [--rooms 50,250,500,...]
+                            [--seconds 15] [--warmup 4] [--runs 1] [--quick]
+
+Systems: `naive` (bench/naive.py); `sqlite`, bankit's default (one process,
+BANKIT_STORE=sqlite in a fresh temp data dir); `redis`, bankit in one process with a
+redis-server of its own. Every step starts fresh servers pinned to CPU 0 (taskset),
+the load generator (bench/load.py's workers) on CPU 1, with the same options for all:
+rooms of 11 sockets (banker, 8 players, 2 spectators), 2 actions a second per room,
+a real game of 20 rounds (three safe rolls, six players BANK, a 7: 60 % of actions
+are players' BANKs, every one valid, and `rounds_log` grows). bankit's clients wait
+for acks; the naive server sends none, so an action's seq is counted. At each number
+of rooms the systems still passing run back to back; a system stops at its first
+step over the limit (p99 > 100 ms, or any error; a failing step is run a second
+time first, since one stall of this shared machine can fail a step). Then memory:
+RSS growth for 2,000 idle spectators in one room, per socket. With `--runs N`
+everything is repeated and the tables show medians. `--profile DIR`: py-spy samples
+the bankit (sqlite) server during its 500-room window (raw folded stacks in DIR).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench import load
+from bench.cluster import (
+    FD_LIMIT,
+    ROOT,
+    SOCKETS_PER_WORKER,
+    _idle_sockets,
+    cpu_seconds,
+    free_port,
+    percentile,
+    pinned,
+    rss_kib,
+    wait_http,
+)
+
+SYSTEMS = ("naive", "sqlite", "redis")
+ROUNDS = 20  # the UI's default game: 200 actions, 100 s at 2 a second
+FULL_STEPS = "50,250,500,750,1000,1500,1750"
+QUICK_STEPS = "50,250"
+
+
+@dataclass
+class Server:
+    """One server process (and its redis-server), pinned to CPU 0."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    redis: subprocess.Popen[bytes] | None
+    workdir: str
+
+    @classmethod
+    def start(cls, system: str) -> Server:
+        workdir = tempfile.mkdtemp(prefix=f"bankit-compare-{system}-")
+        port = free_port()
+        env = {
+            **os.environ,
+            "BANKIT_LOG_LEVEL": "warning",
+            "BANKIT_MAX_CONNECTIONS": "100000",
+            "BANKIT_MAX_ROOMS": "100000",
+            "BANKIT_STORE": "sqlite",
+            "BANKIT_DATA_DIR": str(Path(workdir) / "data"),
+        }
+        env.pop("REDIS_URL", None)
+        redis = None
+        if system == "redis":
+            redis_port = free_port()
+            redis = subprocess.Popen(
+                pinned(
+                    [
+                        shutil.which("redis-server") or "redis-server",
+                        "--port",
+                        str(redis_port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        workdir,
+                    ],
+                    0,
+                ),
+                stdout=subprocess.DEVNULL,
+            )
+            env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+        module = "bench.naive" if system == "naive" else "app"
+        command = [sys.executable, "-m", module, "--host", "127.0.0.1", "--port", str(port)]
+        log = open(Path(workdir) / "server.log", "wb")  # noqa: SIM115 - lives with the process
+        process = subprocess.Popen(
+            pinned(command, 0), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        server = cls(process, port, redis, workdir)
+        try:
+            wait_http(f"http://127.0.0.1:{port}/readyz")
+        except RuntimeError:
+            server.stop()
+            raise
+        return server
+
+    def cpu(self) -> tuple[float, float]:
+        redis = cpu_seconds(self.redis.pid) if self.redis else 0.0
+        return cpu_seconds(self.process.pid), redis
+
+    def stop(self) -> None:
+        for process in (self.process, self.redis):
+            if process is not None:
+                process.send_signal(signal.SIGKILL)
+                process.wait(10)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def run_step(
+    system: str, rooms: int, warmup: float, seconds: float, profile: Path | None = None
+) -> dict[str, Any]:
+    if rooms * load.SOCKETS > FD_LIMIT:
+        return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
+    server = Server.start(system)
+    spy = None
+    try:
+        workers = max(1, -(-rooms * load.SOCKETS // SOCKETS_PER_WORKER))
+        share = [rooms // workers + (1 if n < rooms % workers else 0) for n in range(workers)]
+        context = multiprocessing.get_context("fork")
+        pipes, procs, first = [], [], 0
+        for count in share:
+            mine, theirs = context.Pipe()
+            options = ("game", system != "naive", ROUNDS)
+            proc = context.Process(
+                target=load.worker,
+                args=(theirs, [server.port], count, first, warmup, seconds, *options),
+            )
+            proc.daemon = True  # ended with this process, whatever happens
+            proc.start()
+            pipes.append(mine)
+            procs.append(proc)
+            first += count
+        for pipe in pipes:
+            if not pipe.poll(600):
+                raise RuntimeError("a load worker did not get ready")
+            message = pipe.recv()
+            if "error" in message:
+                raise RuntimeError(message["error"])
+        for pipe in pipes:
+            pipe.send("go")
+        time.sleep(warmup)
+        if profile is not None:
+            spy = start_profile(server.process.pid, seconds, profile)
+        app0, redis0 = server.cpu()
+        time.sleep(seconds)
+        app1, redis1 = server.cpu()
+        results = [pipe.recv() for pipe in pipes]
+        for proc in procs:
+            proc.join(30)
+        if spy is not None:
+            spy.wait(60)
+        latencies = [x for r in results for x in r["latencies"]]
+        sizes = [x for r in results for x in r["state_bytes"]]
+        actions = sum(r["actions"] for r in results)
+        errors = sum(r["error_count"] for r in results)
+        p99 = percentile(latencies, 0.99)
+        return {
+            "rooms": rooms,
+            "actions_per_s": actions / seconds,
+            "p50": percentile(latencies, 0.50),
+            "p99": p99,
+            "max": max(latencies) if latencies else float("nan"),
+            "errors": errors,
+            "error_samples": [e for r in results for e in r["errors"]][:3],
+            "cpu_us": (app1 - app0) / max(actions, 1) * 1e6,
+            "redis_cpu_us": (redis1 - redis0) / max(actions, 1) * 1e6,
+            "bytes_min": min(sizes, default=0),
+            "bytes_mean": statistics.fmean(sizes) if sizes else 0.0,
+            "bytes_max": max(sizes, default=0),
+            "ok": errors == 0 and p99 <= 100 and actions >= 0.9 * rooms * seconds / load.PERIOD,
+        }
+    finally:
+        if spy is not None and spy.poll() is None:
+            spy.kill()
+        server.stop()
+
+
+def start_profile(pid: int, seconds: float, folder: Path) -> subprocess.Popen[bytes]:
+    """py-spy on the server for the measured window: an SVG and raw folded stacks."""
+    folder.mkdir(parents=True, exist_ok=True)
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    duration = str(max(1, int(seconds) - 1))
+    return subprocess.Popen(
+        [spy, "record", "--pid", str(pid), "--duration", duration, "--rate", "200"]
+        + [
+            "--format",
+            "raw",
+            "--output",
+            str(folder / "bankit-500.txt"),
+            "--nonblocking",
+            "--idle",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def idle_memory(system: str, sockets: int) -> float:
+    """KiB of RSS per idle spectator socket (`sockets` of them in one room)."""
+    server = Server.start(system)
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        code = httpx.post(f"{base}/api/rooms", json={"game": "bank"}).json()["code"]
+        time.sleep(1)
+        before = rss_kib(server.process.pid)
+        context = multiprocessing.get_context("fork")
+        mine, theirs = context.Pipe()
+        proc = context.Process(target=_idle_sockets, args=(theirs, server.port, code, sockets))
+        proc.start()
+        mine.recv()
+        time.sleep(2)
+        per_socket = (rss_kib(server.process.pid) - before) / sockets
+        mine.send("bye")
+        proc.join(30)
+        return per_socket
+    finally:
+        server.stop()
+
+
+def one_run(
+    systems: list[str], steps: list[int], args: argparse.Namespace, run: int
+) -> dict[str, Any]:
+    """Every step for the systems still passing, back to back; then memory."""
+    table: dict[str, list[dict[str, Any]]] = {s: [] for s in systems}
+    alive = list(systems)
+    print(f"\n== run {run} ==", flush=True)
+    print(HEADER, flush=True)
+    for rooms in steps:
+        for system in list(alive):
+            profile = args.profile if system == "sqlite" and rooms == 500 and run == 1 else None
+            step = run_step(system, rooms, args.warmup, args.seconds, profile)
+            if not step.get("ok") and "skipped" not in step:
+                print(row(system, step) + "  (retried once: the machine is shared)", flush=True)
+                step = run_step(system, rooms, args.warmup, args.seconds, profile)
+            table[system].append(step)
+            print(row(system, step), flush=True)
+            if not step.get("ok"):
+                alive.remove(system)
+        if not alive:
+            break
+    memory = {s: idle_memory(s, args.idle) for s in systems}
+    for system in systems:
+        print(f"{system:<7} memory per idle socket: {memory[system]:.1f} KiB", flush=True)
+    return {"steps": table, "memory": memory}
+
+
+HEADER = (
+    f"{'system':<7} {'rooms':>6} {'act/s':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+    f"{'errors':>6} {'µs/act':>7} {'+redis':>6} {'bytes/state min→max':>20}"
+)
+
+
+def row(system: str, step: dict[str, Any]) -> str:
+    if "skipped" in step:
+        return f"{system:<7} {step['rooms']:>6} skipped: {step['skipped']}"
+    sizes = f"{step['bytes_min']:.0f}→{step['bytes_max']:.0f}"
+    line = (
+        f"{system:<7} {step['rooms']:>6} {step['actions_per_s']:>6.0f} {step['p50']:>7.1f} "
+        f"{step['p99']:>7.1f} {step['max']:>7.0f} {step['errors']:>6} {step['cpu_us']:>7.0f} "
+        f"{step['redis_cpu_us']:>6.0f} {sizes:>20}"
+    )
+    if not step.get("ok"):
+        line += "  <- over the limit"
+    for sample in step.get("error_samples", []):
+        line += f"\n{'':>14}e.g. {sample}"
+    return line
+
+
+def median_of(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def summarise(runs: list[dict[str, Any]], systems: list[str], steps: list[int]) -> None:
+    """Medians over the runs, then bankit/naive ratios against the issue's goals."""
+    n = len(runs)
+    print(f"\n== medians over {n} run(s) (capacity = most rooms with p99 <= 100 ms, no error) ==")
+    print(
+        f"{'system':<7} {'rooms':>6} {'passed':>6} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'µs/act':>7} {'+redis':>6} {'bytes/state mean':>16}"
+    )
+    med: dict[str, dict[int, dict[str, float]]] = {s: {} for s in systems}
+    for system in systems:
+        for rooms in steps:
+            found = [
+                s
+                for r in runs
+                for s in r["steps"][system]
+                if s["rooms"] == rooms and "skipped" not in s
+            ]
+            if not found:
+                continue
+            m = {k: median_of([s[k] for s in found]) for k in ("p50", "p99", "cpu_us")}
+            m |= {k: median_of([s[k] for s in found]) for k in ("redis_cpu_us", "bytes_mean")}
+            m["passed"] = sum(1 for s in found if s["ok"])
+            m["ran"] = len(found)
+            med[system][rooms] = m
+            print(
+                f"{system:<7} {rooms:>6} {int(m['passed']):>3}/{len(found):<2} {m['p50']:>7.1f} "
+                f"{m['p99']:>7.1f} {m['cpu_us']:>7.0f} {m['redis_cpu_us']:>6.0f} "
+                f"{m['bytes_mean']:>16.0f}"
+            )
+    capacity = {
+        s: median_of(
+            [max((x["rooms"] for x in r["steps"][s] if x.get("ok")), default=0) for r in runs]
+        )
+        for s in systems
+    }
+    memory = {s: median_of([r["memory"][s] for r in runs]) for s in systems}
+    first = {
+        s: median_of([x["bytes_min"] for r in runs for x in r["steps"][s][:1]]) for s in systems
+    }
+    last = {
+        s: median_of([x["bytes_max"] for r in runs for x in r["steps"][s][:1]]) for s in systems
+    }
+
+    def at(system: str, rooms: int) -> str:
+        m = med[system].get(rooms)
+        return f"{m['cpu_us']:.0f}" if m else "-"
+
+    print(
+        f"\n{'system':<7} {'capacity':>8} {'µs/act @50':>10} {'µs/act @500':>11} "
+        f"{'p50/p99 ms @50':>14} {'KiB/idle socket':>15} {'bytes/state @50':>15}"
+    )
+    for system in systems:
+        m50 = med[system].get(50)
+        lat = f"{m50['p50']:.1f}/{m50['p99']:.1f}" if m50 else "-"
+        sizes = f"{first[system]:.0f}→{last[system]:.0f}"
+        print(
+            f"{system:<7} {capacity[system]:>8.0f} {at(system, 50):>10} {at(system, 500):>11} "
+            f"{lat:>14} {memory[system]:>15.1f} {sizes:>15}"
+        )
+    if "naive" not in systems:
+        return
+    print("\n== bankit / naive (goals of issue 12) ==")
+    for system in (s for s in systems if s != "naive"):
+        ratios = []
+        for rooms in (50, 500):
+            a, b = med[system].get(rooms), med["naive"].get(rooms)
+            if a and b:
+                ratios.append(f"CPU/action @{rooms} {a['cpu_us'] / b['cpu_us']:.2f}×")
+        both = [
+            r
+            for r in steps
+            if r in med[system]
+            and r in med["naive"]
+            and med[system][r]["passed"] * 2 > n
+            and med["naive"][r]["passed"] * 2 > n
+        ]
+        slower = [r for r in both if med[system][r]["p99"] > med["naive"][r]["p99"]]
+        cap = capacity[system] / capacity["naive"] if capacity["naive"] else float("nan")
+        mem = memory[system] / memory["naive"] if memory["naive"] else float("nan")
+        print(
+            f"{system:<7} capacity {cap:.2f}×  "
+            + "  ".join(ratios)
+            + f"  memory/idle socket {mem:.2f}×"
+            + f"  p99 above naive at {slower or 'no step'} of {both}"
+        )
+        if system == "sqlite":
+            cpu = [
+                med[system][r]["cpu_us"] / med["naive"][r]["cpu_us"]
+                for r in (50, 500)
+                if r in med[system] and r in med["naive"]
+            ]
+            goals = {
+                "CPU per action <= 0.7 × naive": bool(cpu) and max(cpu) <= 0.7,
+                "capacity >= 2 × naive": cap >= 2,
+                "fan-out p99 <= naive at every step both pass": bool(both) and not slower,
+                "memory per idle socket <= 0.5 × naive": mem <= 0.5,
+            }
+        else:
+            goals = {"capacity >= 1 × naive (one process, Redis)": cap >= 1}
+        for goal, met in goals.items():
+            print(f"        {'met    ' if met else 'NOT met'}  {goal}")
+
+
+def stop_on_term(signum: int, frame: object) -> None:
+    raise SystemExit(f"stopped by signal {signum}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.compare",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--systems", default=",".join(SYSTEMS))
+    parser.add_argument("--rooms", default=None, help=f"steps (default {FULL_STEPS})")
+    parser.add_argument("--seconds", type=float, default=None, help="measured (default 15)")
+    parser.add_argument("--warmup", type=float, default=None, help="seconds (default 4)")
+    parser.add_argument("--idle", type=int, default=None, help="idle sockets (default 2000)")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="a ~2-minute smoke run")
+    parser.add_argument(
+        "--nice", type=int, default=0, help="e.g. -10 on a busy machine (as root): all ours"
+    )
+    parser.add_argument("--profile", type=Path, default=None, help="py-spy output folder")
+    args = parser.parse_args()
+    quick = args.quick
+    args.rooms = args.rooms or (QUICK_STEPS if quick else FULL_STEPS)
+    args.seconds = args.seconds or (5.0 if quick else 15.0)
+    args.warmup = args.warmup or 4.0  # Redis: ~100 ms hiccups in the first seconds
+    args.idle = args.idle or (500 if quick else 2000)
+    if args.warmup + args.seconds > ROUNDS * len(load.GAME_ROUND) * load.PERIOD - 5:
+        parser.error("the game would end inside the window: fewer seconds")
+    systems = args.systems.split(",")
+    unknown = set(systems) - set(SYSTEMS)
+    if unknown:
+        parser.error(f"unknown systems {sorted(unknown)}; choose from {SYSTEMS}")
+    steps = [int(r) for r in args.rooms.split(",")]
+    if (os.cpu_count() or 1) >= 2:
+        os.sched_setaffinity(0, {1})  # the load generator (and its workers) on CPU 1
+    if args.nice:  # the servers, redis-server and the generator's workers inherit it
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)
+    signal.signal(signal.SIGTERM, stop_on_term)  # a kill still stops this run's servers
+    print(
+        f"bench.compare {time.strftime('%Y-%m-%d %H:%M')}: systems {systems}, rooms {steps}, "
+        f"{args.warmup:g} s warm-up + {args.seconds:g} s, {args.runs} run(s), nice {args.nice}",
+        flush=True,
+    )
+    runs = [one_run(systems, steps, args, n + 1) for n in range(args.runs)]
+    summarise(runs, systems, steps)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""Summarise a py-spy raw (folded) profile: where the samples go, by function.
+
+    python -m bench.folded FILE [--top 25]
+
+`py-spy record --format raw` writes one line per distinct stack, `frame;frame;... N`,
+outermost first. This prints the share of samples whose stack passes through each
+function (inclusive: they nest, so they overlap) and the share where it is the leaf
+(self time). Samples whose leaf is the event loop's own run call (waiting for work:
+`--idle` recordings) are counted apart, so the shares are of busy samples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter
+from pathlib import Path
+
+FRAME = re.compile(r"^(?P<name>.+?) \((?P<file>[^:()]+)(?::\d+)?\)$")
+IDLE_LEAVES = ("run_forever", "run_until_complete", "run (uvloop", "select (selectors.py")
+
+
+def function(frame: str) -> str:
+    """`send_text (starlette/websockets.py:123)` -> `send_text (starlette/websockets.py)`."""
+    match = FRAME.match(frame.strip())
+    if match is None:
+        return frame.strip()
+    file = match["file"].split("site-packages/")[-1].split("/work/wt-bench/")[-1]
+    return f"{match['name']} ({file})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.folded", description=__doc__)
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    inclusive: Counter[str] = Counter()
+    leaf: Counter[str] = Counter()
+    busy = idle = 0
+    for line in args.file.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        frames = [function(f) for f in stack.split(";") if f]
+        if not frames or frames[-1].startswith(IDLE_LEAVES):
+            idle += count
+            continue
+        busy += count
+        leaf[frames[-1]] += count
+        for name in set(frames):
+            inclusive[name] += count
+    total = busy + idle
+    print(f"{total} samples: {busy} busy ({busy / max(total, 1):.0%}), {idle} waiting")
+    print(f"\n{'incl %':>6}  function (share of busy samples through it)")
+    for name, count in inclusive.most_common(args.top):
+        print(f"{count / max(busy, 1):>6.1%}  {name}")
+    print(f"\n{'self %':>6}  function (share of busy samples where it is the leaf)")
+    for name, count in leaf.most_common(args.top):
+        print(f"{count / max(busy, 1):>6.1%}  {name}")
+
+
+if __name__ == "__main__":
+    main()
