@@ -5,8 +5,9 @@
 `py-spy record --format raw` writes one line per distinct stack, `frame;frame;... N`,
 outermost first. This prints the share of samples whose stack passes through each
 function (inclusive: they nest, so they overlap) and the share where it is the leaf
-(self time). Samples whose leaf is the event loop's own run call (waiting for work:
-`--idle` recordings) are counted apart, so the shares are of busy samples.
+(self time), for the event loop's thread; other threads (SQLite's writer and
+checkpointer) are summarised apart. Samples whose leaf is a wait (epoll, an idle
+executor thread: `--idle` recordings) are counted apart: shares are of busy samples.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections import Counter
 from pathlib import Path
 
 FRAME = re.compile(r"^(?P<name>.+?) \((?P<file>[^:()]+)(?::\d+)?\)$")
-IDLE_LEAVES = ("run_forever", "run_until_complete", "run (uvloop", "select (selectors.py")
+# Leaves that mean "waiting": the loop's epoll, an executor thread's empty queue.
+IDLE_LEAVES = ("EpollSelector.select (", "select (selectors.py", "_worker (concurrent/futures")
 
 
 def function(frame: str) -> str:
@@ -37,6 +39,7 @@ def main() -> None:
     inclusive: Counter[str] = Counter()
     leaf: Counter[str] = Counter()
     busy = idle = 0
+    threads: Counter[str] = Counter()
     for line in args.file.read_text().splitlines():
         stack, _, count_text = line.rpartition(" ")
         if not stack or not count_text.isdigit():
@@ -46,12 +49,21 @@ def main() -> None:
         if not frames or frames[-1].startswith(IDLE_LEAVES):
             idle += count
             continue
+        if frames[0].startswith("Thread._bootstrap"):  # not the event loop's thread
+            threads[frames[-1]] += count
+            continue
         busy += count
         leaf[frames[-1]] += count
         for name in set(frames):
             inclusive[name] += count
     total = busy + idle
-    print(f"{total} samples: {busy} busy ({busy / max(total, 1):.0%}), {idle} waiting")
+    other = sum(threads.values())
+    print(
+        f"{total} samples: {busy} busy in the event loop's thread, "
+        f"{other} busy in other threads, {idle} waiting"
+    )
+    for name, count in threads.most_common(5):
+        print(f"  other threads: {count / max(total, 1):.1%} of all samples in {name}")
     print(f"\n{'incl %':>6}  function (share of busy samples through it)")
     for name, count in inclusive.most_common(args.top):
         print(f"{count / max(busy, 1):>6.1%}  {name}")

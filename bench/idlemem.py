@@ -29,10 +29,10 @@ from bench.cluster import ROOT, _idle_sockets, free_port, rss_kib, wait_http
 HOOK = """
 import signal, sys, tracemalloc
 tracemalloc.start(12)
-count = [0]
+count, base = [0], sys.argv[-1]
 def dump(signum, frame):
     count[0] += 1
-    tracemalloc.take_snapshot().dump(f"{sys.argv[-1]}.{count[0]}")
+    tracemalloc.take_snapshot().dump(f"{base}.{count[0]}")
 signal.signal(signal.SIGUSR1, dump)
 sys.argv = ["app", "--host", "127.0.0.1", "--port", sys.argv[1]]
 from app.__main__ import main
