@@ -112,7 +112,7 @@ class SqliteBus(LocalBus[_Stored]):
     @property
     def truncations(self) -> int:
         """Times the checkpointer emptied a WAL that steady writes kept from starting over."""
-        return self._checkpointer.truncations if self._checkpointer else 0
+        return self._writer.truncations if self._writer else 0
 
     @property
     def transactions(self) -> int:

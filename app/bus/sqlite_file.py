@@ -61,6 +61,8 @@ class Writer:
         self.conn = conn
         self.threaded = threaded
         self.transactions = 0  # how many went to disk (a group counts once)
+        self.truncations = 0
+        self.truncate_wanted = False  # set by the checkpointer: the WAL grew too long
         self._executor = ThreadPoolExecutor(1, "sqlite-writer") if threaded else None
         self._pending: list[tuple[Work, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -127,7 +129,23 @@ class Writer:
                 self.conn.execute("ROLLBACK")
             raise
         self.transactions += 1
+        if self.truncate_wanted:
+            self._truncate()
         return errors
+
+    def _truncate(self) -> None:
+        """Empty a WAL that steady writes kept from starting over, between two writes.
+
+        Done by the writer itself, so that no write ever waits on a lock another
+        connection holds: such a wait sleeps in SQLite's busy handler, on the event
+        loop (inline commits), for up to 100 ms at a time. What is left to copy is
+        little, since the checkpointer copied the rest moments ago."""
+        self.truncate_wanted = False
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:
+            return  # the next request tries again
+        self.truncations += 1
 
     async def vacuum(self) -> None:
         """Give the pages of deleted rooms back to the file system."""
@@ -154,7 +172,6 @@ class Checkpointer:
         self.conn = connect(path, synchronous)
         self.writer = writer
         self.checkpoints = 0
-        self.truncations = 0
         self._executor = ThreadPoolExecutor(1, "sqlite-checkpoint")
         self._task: asyncio.Task[None] | None = None
 
@@ -167,7 +184,7 @@ class Checkpointer:
         while True:
             await asyncio.sleep(CHECKPOINT_SECONDS)
             written = self.writer.transactions
-            if written == seen:
+            if written == seen or self.writer.truncate_wanted:
                 continue
             try:
                 await loop.run_in_executor(self._executor, self._checkpoint)
@@ -176,14 +193,13 @@ class Checkpointer:
             seen = written
 
     def _checkpoint(self) -> None:
-        """PASSIVE never waits for the writer, but under steady writes the WAL is never
-        wholly copied at the moment a write begins, so it never starts over and grows:
-        past WAL_TRUNCATE_PAGES, TRUNCATE briefly holds the writer off and empties it."""
+        """PASSIVE never waits for (nor holds off) the writer, but under steady writes the
+        WAL is never wholly copied at the moment a write begins, so it never starts over
+        and grows: past WAL_TRUNCATE_PAGES the writer is asked to empty it."""
         _, wal_pages, _ = self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         self.checkpoints += 1
         if wal_pages > WAL_TRUNCATE_PAGES:
-            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-            self.truncations += 1
+            self.writer.truncate_wanted = True
 
     async def close(self) -> None:
         if self._task is not None:
