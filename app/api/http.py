@@ -122,12 +122,19 @@ async def stored_log(services: Services, code: str, collection: str) -> list[dic
     return await services.registry.log_entries(code.upper()) or []
 
 
+def bearer_principal(snapshot: dict[str, Any], authorization: str | None) -> str | None:
+    """Whose token `Authorization: Bearer <token>` carries in this room, if anyone's."""
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    principal: str | None = snapshot["tokens"].get(hash_token(token.strip()))
+    return principal
+
+
 async def is_creator(services: Services, code: str, authorization: str) -> bool:
     """The bearer token is the room creator's (its banker's); 403 not_allowed if it is not."""
     snapshot = await stored(services, code, "rooms")
-    scheme, _, token = authorization.partition(" ")
-    principal = snapshot["tokens"].get(hash_token(token.strip()))
-    if scheme.lower() != "bearer" or principal != snapshot["creator"]:
+    if bearer_principal(snapshot, authorization) != snapshot["creator"]:
         raise ApiError("not_allowed", "Only the banker's token seats a player late.", 403)
     return True
 

@@ -17,6 +17,7 @@ from app.api.errors import ApiError
 from app.api.http import (
     ERRORS,
     JOIN_TIMEOUT_SECONDS,
+    bearer_principal,
     create_game,
     seat_player,
     services_of,
@@ -25,10 +26,9 @@ from app.api.http import (
 )
 from app.api.protocol import JoinRoom, PlayerJoined, RoomLog, RoomState
 from app.api.tournament_scoresheet import filename, scoresheet_csv
-from app.api.ws import identify
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.tokens import hash_token, new_token
-from app.rules.base import SYSTEM, Sender
+from app.rules.base import SYSTEM
 
 router = APIRouter(
     prefix="/api/tournaments", responses={**ERRORS, 401: ERRORS[400], 403: ERRORS[400]}
@@ -91,11 +91,10 @@ async def table_banker(code: str, table: int, request: Request) -> TableBanker:
     hand that table to its own scorekeeper (`Authorization: Bearer <organiser_token>`)."""
     services = services_of(request)
     snapshot = await stored(services, code, COLLECTION)
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    sender = identify(snapshot, token.strip()) if scheme.lower() == "bearer" else None
-    if sender is None or not token.strip():
+    principal = bearer_principal(snapshot, request.headers.get("authorization"))
+    if principal is None:
         raise ApiError("bad_token", "Send Authorization: Bearer <organiser_token>.", 401)
-    if sender != Sender(snapshot["creator"]):
+    if principal != snapshot["creator"]:
         raise ApiError("not_allowed", "Only the organiser hands out table bankers.", 403)
     room = next((t for t in snapshot["state"]["tables"] if t["table"] == table), None)
     if room is None:
