@@ -118,10 +118,6 @@ class Bus(Protocol):
 
     async def unsubscribe(self, code: str) -> None: ...
 
-    async def reply(self, node: str, key: str, payload: bytes) -> None:
-        """Deliver a command's answer to the process that received it."""
-        ...
-
 
 @runtime_checkable
 class DurableBus(Protocol):

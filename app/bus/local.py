@@ -110,7 +110,3 @@ class LocalBus(Generic[R]):
 
     async def unsubscribe(self, code: str) -> None:
         """Nothing to undo: see `subscribe`."""
-
-    async def reply(self, node: str, key: str, payload: bytes) -> None:
-        if self._on_reply is not None:
-            self._on_reply(key, payload)

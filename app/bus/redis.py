@@ -320,11 +320,6 @@ class RedisBus:
     async def unsubscribe(self, code: str) -> None:
         await self._subscriber.unsubscribe(code)
 
-    async def reply(self, node: str, key_: str, payload: bytes) -> None:
-        """An answer outside a commit (commits publish theirs in the COMMIT script)."""
-        message = b"R" + key_.encode() + b"\n" + payload
-        await self._call(lambda: self._mux.execute(self._publish, node_channel(node), message))
-
     async def recover_answers(self, code: str) -> int:
         """Hand on again this node's answers kept in the room's stream since the last read
         (app/bus/redis_answers.py): those pub/sub lost. The hub drops those it already had."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.bus.base import Frame
+from app.bus.base import Frame, Reply
 from tests.bus.conftest import Recorder, new_code, until
 
 Bus = tuple[Any, Recorder]
@@ -151,9 +151,15 @@ async def test_frames_reach_on_frame_in_commit_order(bus: Bus) -> None:
     assert recorder.of(code) == expected
 
 
-async def test_replies_reach_on_reply(bus: Bus) -> None:
+async def test_a_commits_answers_reach_on_reply(bus: Bus) -> None:
     made, recorder = bus
-    await made.reply(made.node_id, "c:1234", b'{"type":"ack","id":"a","seq":3}')
+    code = new_code()
+    await made.create_room(code, b"s", b"e")
+    epoch = await made.claim(code)
+    await made.submit(code, b"x")
+    cursor = (await read_all(made, code, "0", 1))[-1][0]
+    answer = Reply(made.node_id, "c:1234", b'{"type":"ack","id":"a","seq":3}')
+    assert await made.commit(code, epoch, cursor, b"s2", [b"e2"], [], [answer])
     await until(lambda: recorder.replies, what="the reply")
     assert recorder.replies == [("c:1234", b'{"type":"ack","id":"a","seq":3}')]
 

@@ -49,8 +49,8 @@ async def test_every_process_gets_the_owners_frames_and_its_own_replies(redis_pa
     await other.submit(code, b"c")
     cursor = (await owner.read_commands(code, "0", 1000))[-1][0]
     frames = [Frame("state", 2, "two"), Frame("presence", 2, "p")]
-    assert await owner.commit(code, epoch, cursor, b"s2", [b"e2"], frames)
-    await owner.reply(other.node_id, "c:key", b"ack")
+    answer = Reply(other.node_id, "c:key", b"ack")
+    assert await owner.commit(code, epoch, cursor, b"s2", [b"e2"], frames, [answer])
     await until(lambda: len(theirs.of(code)) == 2 and theirs.replies, what="the other's delivery")
     await until(lambda: len(mine.of(code)) == 2, what="the owner's own delivery")
     assert theirs.of(code) == mine.of(code) == frames
@@ -107,7 +107,6 @@ async def test_redis_down_means_unavailable_then_everything_recovers(
             lambda: bus.submit(code, b"c"),
             lambda: bus.claim(code),
             lambda: bus.create_room(new_code(), b"s", b"e"),
-            lambda: bus.reply(bus.node_id, "k", b"r"),
             lambda: bus.commit(code, 1, "1-1", b"s", [], []),
         ):
             with pytest.raises(BusUnavailable):
