@@ -32,6 +32,7 @@ function boot() {
     return;
   }
   const { code, collection } = ctx;
+  setText($("#tv-kind"), collection === "tournaments" ? "Tournament" : "Room");
   setText($("#tv-code"), code);
   setText($("#tv-code-big"), code);
   const link = joinLink(code, collection);
