@@ -18,6 +18,7 @@ const SHELL = [
   "/static/css/watch.css",
   "/static/js/shell/api.js",
   "/static/js/shell/chrome.js",
+  "/static/js/shell/die.js",
   "/static/js/shell/dom.js",
   "/static/js/shell/feel.js",
   "/static/js/shell/games.js",

@@ -47,7 +47,6 @@ from app.rules.bank_state import (
 )
 from app.rules.bank_view import view
 from app.rules.base import (
-    NO_SEATING,
     SYSTEM,
     Chance,
     Connected,
@@ -58,7 +57,7 @@ from app.rules.base import (
     Sender,
     UndoPolicy,
 )
-from app.rules.commands import Kick, Start
+from app.rules.commands import Kick, Start, join_kick_seating
 from app.rules.names import MAX_NAME, clean_name, name_taken
 
 ROLL_ENTRIES = ("banker", "roller", "virtual")
@@ -360,13 +359,9 @@ class BankRules:
         raise ValueError(f"BANK! has no event {event.type!r}")
 
     def seating(self, event: Event) -> Seating:
-        if event.type == "join":
-            return Seating(seated=(event.data["player_id"],))
-        if event.type == "kick":
-            return Seating(unseated=(event.data["player_id"],))
         if event.type == "banker":  # the token that came with it opens the banker's seat
             return Seating(seated=(self.creator,))
-        return NO_SEATING
+        return join_kick_seating(event)
 
     def finished(self, state: BankState) -> bool:
         return state.status == "finished"

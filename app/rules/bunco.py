@@ -23,7 +23,6 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
 from app.rules.base import (
-    NO_SEATING,
     STRICT,
     Chance,
     Connected,
@@ -44,7 +43,7 @@ from app.rules.bunco_state import (
     Table,
 )
 from app.rules.bunco_view import view as bunco_view
-from app.rules.commands import Join, Kick, Start
+from app.rules.commands import Join, Kick, Start, join_kick_seating
 from app.rules.names import clean_name, name_taken
 
 BANKER = "banker"
@@ -123,11 +122,7 @@ class BuncoRules:
         raise ValueError(f"Bunco has no event {event.type!r}")
 
     def seating(self, event: Event) -> Seating:
-        if event.type == "join":
-            return Seating(seated=(event.data["player_id"],))
-        if event.type == "kick":
-            return Seating(unseated=(event.data["player_id"],))
-        return NO_SEATING
+        return join_kick_seating(event)
 
     def view(self, state: BuncoState, connected: Connected) -> dict[str, Any]:
         return bunco_view(state, connected)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from app.rules.base import STRICT
+from app.rules.base import NO_SEATING, STRICT, Event, Seating
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,3 +32,12 @@ class Join:
     player_id: str
     name: str
     __pydantic_config__: ClassVar[Any] = STRICT
+
+
+def join_kick_seating(event: Event) -> Seating:
+    """A `join` seats its player, a `kick` unseats it: the seating of most games."""
+    if event.type == "join":
+        return Seating(seated=(event.data["player_id"],))
+    if event.type == "kick":
+        return Seating(unseated=(event.data["player_id"],))
+    return NO_SEATING

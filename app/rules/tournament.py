@@ -25,7 +25,6 @@ from typing import Any, ClassVar, Literal
 
 from app.rules import tournament_scoring as scoring
 from app.rules.base import (
-    NO_SEATING,
     PLAYER,
     STRICT,
     Chance,
@@ -37,7 +36,7 @@ from app.rules.base import (
     Sender,
     UndoPolicy,
 )
-from app.rules.commands import Join, Kick
+from app.rules.commands import Join, Kick, join_kick_seating
 from app.rules.names import clean_name, name_taken
 from app.rules.tournament_state import Player, Result, Status, Table, TournamentState
 from app.rules.tournament_view import tournament_view
@@ -328,11 +327,7 @@ class TournamentRules:
         raise ValueError(f"A tournament has no event {event.type!r}")
 
     def seating(self, event: Event) -> Seating:
-        if event.type == "join":
-            return Seating(seated=(event.data["player_id"],))
-        if event.type == "kick":
-            return Seating(unseated=(event.data["player_id"],))
-        return NO_SEATING
+        return join_kick_seating(event)
 
     def view(self, state: TournamentState, connected: Connected) -> dict[str, Any]:
         return tournament_view(state, connected)

@@ -4,10 +4,12 @@ so that the token is in no address)."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 
 from tests.client import Table
-from tests.conftest import ServerProcess
+from tests.conftest import ROOT, ServerProcess
 
 
 def test_the_service_worker_is_served_from_the_root_as_javascript(server: ServerProcess) -> None:
@@ -17,6 +19,17 @@ def test_the_service_worker_is_served_from_the_root_as_javascript(server: Server
     assert response.headers["service-worker-allowed"] == "/"
     assert response.headers["cache-control"] == "no-cache"  # a new version is seen at once
     assert 'url.pathname.startsWith("/api/")' in response.text  # the game is network only
+
+
+def test_every_file_the_service_worker_keeps_exists_and_every_shell_module_is_kept(
+    server: ServerProcess,
+) -> None:
+    worker = httpx.get(f"{server.base_url}/sw.js").text
+    kept = re.findall(r'"(/[^"]*)",', worker.split("const SHELL = [", 1)[1].split("];", 1)[0])
+    for path in kept:
+        assert httpx.get(f"{server.base_url}{path}").status_code == 200, path
+    shell = sorted(f"/static/js/shell/{f.name}" for f in (ROOT / "static/js/shell").glob("*.js"))
+    assert [path for path in shell if path not in kept] == []
 
 
 def test_the_manifest_names_icons_that_exist(server: ServerProcess) -> None:
