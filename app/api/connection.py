@@ -16,7 +16,6 @@ from collections import deque
 from starlette.websockets import WebSocket, WebSocketState
 
 from app.api.framing import frame_writer, text_frame
-from app.games import Game
 from app.rules.base import Sender
 
 CLOSE_GOING_AWAY = 1001
@@ -56,7 +55,6 @@ class Connection:
         self,
         websocket: WebSocket,
         code: str,
-        game: Game,
         identity: Sender,
         *,
         queue_limit: int,
@@ -65,7 +63,6 @@ class Connection:
     ) -> None:
         self.websocket = websocket
         self.code = code
-        self.game = game
         self.identity = identity
         self.key = "c:" + secrets.token_hex(8)
         self.bucket = TokenBucket(rate, burst)

@@ -49,29 +49,13 @@ async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
     if services.hub.connections >= settings.max_connections:
         await websocket.close(CLOSE_TRY_LATER, "This server is full; try again shortly.")
         return
-    try:
-        snapshot = await services.registry.snapshot(code)
-    except BusUnavailable:
-        await websocket.close(CLOSE_TRY_LATER, "The game store is unreachable; retrying helps.")
-        return
-    game = services.games.get(snapshot["game"]) if snapshot is not None else None
-    if snapshot is None or game is None or game.collection != collection:
-        await websocket.close(CLOSE_UNKNOWN_ROOM, "No such room.")
-        return
-    token = websocket.query_params.get("token")
-    identity = identify(snapshot, token)
-    if identity is None and snapshot.get("parent"):  # a token its parent gave out later
-        with contextlib.suppress(BusUnavailable):
-            parent = await services.registry.snapshot(snapshot["parent"])
-            identity = Sender(SPECTATOR) if parent and identify(parent, token) else None
+    identity = await _admit(services, websocket, collection, code)
     if identity is None:
-        await websocket.close(CLOSE_BAD_TOKEN, "This token does not belong to this room.")
         return
 
     conn = Connection(
         websocket,
         code,
-        game,
         identity,
         queue_limit=settings.send_queue,
         rate=settings.rate_per_second,
@@ -95,6 +79,32 @@ async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
         with contextlib.suppress(BusUnavailable, UnknownRoom):
             await _presence(services, conn, -1)
         await conn.stop()
+
+
+async def _admit(
+    services: Services, websocket: WebSocket, collection: str, code: str
+) -> Sender | None:
+    """Who this socket is in the room, or None once it is closed with the reason.
+
+    Its own function, so that the snapshot it reads is not kept for the socket's life."""
+    try:
+        snapshot = await services.registry.snapshot(code)
+    except BusUnavailable:
+        await websocket.close(CLOSE_TRY_LATER, "The game store is unreachable; retrying helps.")
+        return None
+    game = services.games.get(snapshot["game"]) if snapshot is not None else None
+    if snapshot is None or game is None or game.collection != collection:
+        await websocket.close(CLOSE_UNKNOWN_ROOM, "No such room.")
+        return None
+    token = websocket.query_params.get("token")
+    identity = identify(snapshot, token)
+    if identity is None and snapshot.get("parent"):  # a token its parent gave out later
+        with contextlib.suppress(BusUnavailable):
+            parent = await services.registry.snapshot(snapshot["parent"])
+            identity = Sender(SPECTATOR) if parent and identify(parent, token) else None
+    if identity is None:
+        await websocket.close(CLOSE_BAD_TOKEN, "This token does not belong to this room.")
+    return identity
 
 
 async def _welcome(services: Services, conn: Connection) -> None:
