@@ -32,6 +32,14 @@ def test_docs_protocol_holds_the_bunco_contract_verbatim() -> None:
     assert "## Our choices" in ours and "scoresheet.csv" in ours
 
 
+def test_docs_protocol_holds_the_tournament_contract_verbatim() -> None:
+    ours = (ROOT / "docs" / "protocol.md").read_text()
+    tournament = CONTRACT.with_name("PROTOCOL-tournament.md")
+    if tournament.exists():
+        assert tournament.read_text() in ours.split("\n# Tournaments\n", 1)[1]
+    assert "/api/tournaments/{code}/scoresheet.csv" in ours
+
+
 def test_readme_shows_both_commands_and_every_setting() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "make run" in readme and "make test" in readme
