@@ -210,27 +210,9 @@ def run_step(config: str, rooms: int, warmup: float, seconds: float) -> dict[str
         return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
     deployment = Deployment.start(servers, with_redis, cluster=config == "redis-cluster")
     try:
-        workers = max(1, -(-rooms * load.SOCKETS // SOCKETS_PER_WORKER))
-        share = [rooms // workers + (1 if n < rooms % workers else 0) for n in range(workers)]
-        context = multiprocessing.get_context("fork")
-        pipes, procs, first = [], [], 0
-        for count in share:
-            mine, theirs = context.Pipe()
-            proc = context.Process(
-                target=load.worker, args=(theirs, deployment.ports, count, first, warmup, seconds)
-            )
-            proc.start()
-            pipes.append(mine)
-            procs.append(proc)
-            first += count
-        for pipe in pipes:
-            if not pipe.poll(600):
-                raise RuntimeError("a load worker did not get ready")
-            message = pipe.recv()
-            if "error" in message:
-                raise RuntimeError(message["error"])
-        for pipe in pipes:
-            pipe.send("go")
+        pipes, procs = load.start_workers(
+            deployment.ports, rooms, SOCKETS_PER_WORKER, warmup, seconds
+        )
         time.sleep(warmup)
         app0, redis0 = deployment.cpu()
         gen0 = sum(cpu_seconds(proc.pid) for proc in procs)

@@ -136,30 +136,10 @@ def run_step(
     server = Server.start(system)
     spy = None
     try:
-        workers = max(1, -(-rooms * load.SOCKETS // SOCKETS_PER_WORKER))
-        share = [rooms // workers + (1 if n < rooms % workers else 0) for n in range(workers)]
-        context = multiprocessing.get_context("fork")
-        pipes, procs, first = [], [], 0
-        for count in share:
-            mine, theirs = context.Pipe()
-            options = ("game", system != "naive", ROUNDS)
-            proc = context.Process(
-                target=load.worker,
-                args=(theirs, [server.port], count, first, warmup, seconds, *options),
-            )
-            proc.daemon = True  # ended with this process, whatever happens
-            proc.start()
-            pipes.append(mine)
-            procs.append(proc)
-            first += count
-        for pipe in pipes:
-            if not pipe.poll(600):
-                raise RuntimeError("a load worker did not get ready")
-            message = pipe.recv()
-            if "error" in message:
-                raise RuntimeError(message["error"])
-        for pipe in pipes:
-            pipe.send("go")
+        options = ("game", system != "naive", ROUNDS)
+        pipes, procs = load.start_workers(
+            [server.port], rooms, SOCKETS_PER_WORKER, warmup, seconds, *options
+        )
         time.sleep(warmup)
         if profile is not None:
             spy = start_profile(server.process.pid, seconds, profile)

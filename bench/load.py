@@ -12,6 +12,7 @@ limit here), and prints the table.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import time
 from dataclasses import dataclass, field
@@ -273,3 +274,33 @@ def worker(
                 client.close()
 
     uvloop.run(main())
+
+
+def start_workers(
+    ports: list[int], rooms: int, per_worker: int, warmup: float, seconds: float, *options: Any
+) -> tuple[list[Any], list[Any]]:
+    """Fork enough `worker` processes for `rooms` (at most `per_worker` sockets each), wait
+    until every one has its rooms ready, then start them all at once: (pipes, processes)."""
+    workers = max(1, -(-rooms * SOCKETS // per_worker))
+    share = [rooms // workers + (1 if n < rooms % workers else 0) for n in range(workers)]
+    context = multiprocessing.get_context("fork")
+    pipes, procs, first = [], [], 0
+    for count in share:
+        mine, theirs = context.Pipe()
+        proc = context.Process(
+            target=worker, args=(theirs, ports, count, first, warmup, seconds, *options)
+        )
+        proc.daemon = True  # ended with the benchmark, whatever happens
+        proc.start()
+        pipes.append(mine)
+        procs.append(proc)
+        first += count
+    for pipe in pipes:
+        if not pipe.poll(600):
+            raise RuntimeError("a load worker did not get ready")
+        message = pipe.recv()
+        if "error" in message:
+            raise RuntimeError(message["error"])
+    for pipe in pipes:
+        pipe.send("go")
+    return pipes, procs

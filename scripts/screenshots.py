@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -185,9 +185,11 @@ def play(shots: Shots) -> None:
     shots.take(ann, "lobby-again")
 
 
-def main() -> None:
+def run(play: Callable[[Shots], None], description: str) -> None:
+    """Every screenshot script's command line: a server and a browser as the tests start
+    them, then `play` through the pages, taking the shots into --out."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
@@ -199,6 +201,10 @@ def main() -> None:
             play(Shots(browser, base, args.out))
         finally:
             browser.close()
+
+
+def main() -> None:
+    run(play, __doc__ or "")
 
 
 if __name__ == "__main__":

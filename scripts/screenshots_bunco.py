@@ -11,22 +11,19 @@ host-desktop, tv, tv-bell, tv-final, phone-final, print.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Page, ViewportSize, expect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts.screenshots import TV, Shots, running_server  # noqa: E402
+from scripts.screenshots import TV, Shots, run  # noqa: E402
 from tests.api.bunco_night import BuncoNight  # noqa: E402
-from tests.e2e.conftest import ARGS  # noqa: E402
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 LAPTOP: ViewportSize = {"width": 1366, "height": 900}
@@ -134,17 +131,7 @@ def play(shots: Shots) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--chromium", default=shutil.which("chromium"))
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    with running_server() as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
-        try:
-            play(Shots(browser, base, args.out))
-        finally:
-            browser.close()
+    run(play, __doc__ or "")
 
 
 if __name__ == "__main__":

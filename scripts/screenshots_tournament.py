@@ -12,22 +12,19 @@ fit on one page.
 
 from __future__ import annotations
 
-import argparse
 import re
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Page, ViewportSize, expect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts.screenshots import PHONE, TV, Shots, running_server  # noqa: E402
-from tests.e2e.conftest import ARGS  # noqa: E402  (the same browser flags)
+from scripts.screenshots import PHONE, TV, Shots, run  # noqa: E402
 
 TOKENS: dict[str, str] = {}
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal"]
@@ -185,19 +182,7 @@ def play(shots: Shots) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    with running_server() as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
-        try:
-            play(Shots(browser, base, args.out))
-        finally:
-            browser.close()
+    run(play, __doc__ or "")
 
 
 if __name__ == "__main__":
