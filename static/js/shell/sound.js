@@ -1,7 +1,8 @@
 // Short sounds for the events of any game, made with the Web Audio API (no audio files).
 // Off by default; one tap on the top bar's toggle turns them on, remembered on this phone.
 // beep(kind): "bank" / "mine" (a bright chirp), "seven" (a low falling buzz), "double"
-// (two quick rising notes), "round", "win"; anything else: a short tick.
+// (two quick rising notes), "round", "win", Bunco's "bell" and "bunco"; anything else:
+// a short tick.
 
 const KEY = "bankit:sound";
 const TONES = {
@@ -11,6 +12,8 @@ const TONES = {
   double: [[660, 0.07], [880, 0.07], [1100, 0.1]],
   round: [[523, 0.1], [392, 0.14]],
   win: [[523, 0.1], [659, 0.1], [784, 0.1], [1047, 0.22]],
+  bell: [[880, 0.3, "sine"], [1320, 0.6, "sine"]], // Bunco's bell: every table stops
+  bunco: [[660, 0.12, "sine"], [880, 0.12, "sine"], [1320, 0.5, "sine"]],
 };
 
 let audio = null;
