@@ -11,7 +11,7 @@ from collections.abc import Callable
 import uvicorn
 from fastapi import FastAPI
 
-from app.api.framing import FramingWebSocketProtocol
+from app.api.socket_protocol import room_socket_protocol
 from app.config import Settings
 from app.logs import configure
 from app.main import create_app
@@ -51,7 +51,7 @@ def main() -> None:
         ws_max_size=settings.max_frame_bytes,
         ws_ping_interval=settings.ws_ping_seconds,
         ws_per_message_deflate=settings.ws_compression,
-        ws=FramingWebSocketProtocol,  # uvicorn's default protocol + frame-once writes
+        ws=room_socket_protocol(app),  # room sockets answered below ASGI
         lifespan="on",
     )
     server = DrainingServer(config, app)

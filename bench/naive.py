@@ -227,7 +227,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args()
     # bankit's uvicorn options (app/__main__.py), with uvicorn's own sans-I/O protocol
-    # (the class bankit's FramingWebSocketProtocol extends) and none of its tuning.
+    # (the class bankit's RoomSocketProtocol extends) and none of its tuning.
     uvicorn.run(
         app,
         host=args.host,

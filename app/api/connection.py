@@ -1,8 +1,10 @@
-"""One WebSocket: its identity, its rate limit and its small send queue.
+"""One WebSocket as the hub sees it: its identity, its rate limit and its small send queue.
 
-A slow phone never delays the room: frames are queued without awaiting, a newer
-state replaces an older one not yet sent, and a connection whose queue of other
-messages overflows is closed (it reconnects and gets the full state).
+A slow phone never delays the room: nothing here awaits. A frame goes to the wire at
+once when the wire can take it; otherwise it waits in a queue that the wire drains
+when it can (`flush`), a newer state replaces an older one not yet sent, and a
+connection whose queue of other messages overflows is closed (it reconnects and
+gets the full state). There is no task per connection.
 """
 
 from __future__ import annotations
@@ -12,10 +14,8 @@ import contextlib
 import secrets
 import time
 from collections import deque
+from typing import Protocol
 
-from starlette.websockets import WebSocket, WebSocketState
-
-from app.api.framing import frame_writer, text_frame
 from app.rules.base import Sender
 
 CLOSE_GOING_AWAY = 1001
@@ -24,6 +24,21 @@ CLOSE_TOO_BIG = 1009
 CLOSE_TRY_LATER = 1013
 CLOSE_BAD_TOKEN = 4401
 CLOSE_UNKNOWN_ROOM = 4404
+
+
+class Wire(Protocol):
+    """What carries one socket's frames: the lean protocol (app/api/socket_protocol.py)
+    or, under another ASGI server, Starlette's WebSocket (app/api/ws.py)."""
+
+    def write(self, text: str, frame: bytes | None) -> bool:
+        """Send `text` now (`frame`: its text frame, built once for every socket), or
+        False when the socket cannot take it now: the wire calls `Connection.flush` later.
+        A socket that is closing or closed takes everything (and drops it)."""
+        ...
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Send the close frame (once) and tell the socket's session it is gone."""
+        ...
 
 
 class _StateSlot:
@@ -36,6 +51,8 @@ class _StateSlot:
 
 
 class TokenBucket:
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, float(burst)
         self.tokens, self.stamp = float(burst), time.monotonic()
@@ -51,9 +68,27 @@ class TokenBucket:
 
 
 class Connection:
+    __slots__ = (
+        "_close_code",
+        "_gone",
+        "_gone_waiter",
+        "_others",
+        "_queue",
+        "_queue_limit",
+        "_slot",
+        "_started",
+        "bucket",
+        "code",
+        "identity",
+        "key",
+        "last_seq",
+        "refused_in_a_row",
+        "wire",
+    )
+
     def __init__(
         self,
-        websocket: WebSocket,
+        wire: Wire,
         code: str,
         identity: Sender,
         *,
@@ -61,7 +96,7 @@ class Connection:
         rate: float,
         burst: int,
     ) -> None:
-        self.websocket = websocket
+        self.wire = wire
         self.code = code
         self.identity = identity
         self.key = "c:" + secrets.token_hex(8)
@@ -72,108 +107,89 @@ class Connection:
         self._queue: deque[str | _StateSlot] = deque()
         self._slot: _StateSlot | None = None
         self._others = 0
-        self._wake = asyncio.Event()
-        self._writer: asyncio.Task[None] | None = None
         self._close_code: int | None = None
-        self._write_frame = frame_writer(websocket.scope)
-        self._started = False
-        self._sending = False  # the writer is draining the queue (a send may be paused)
+        self._started = False  # the welcome goes first: until then everything queues
+        self._gone = False
+        self._gone_waiter: asyncio.Future[None] | None = None  # made when someone waits
 
-    # -- queueing (never awaits) ---------------------------------------------------------
-    def _write_now(self, frame: bytes) -> bool:
-        """The fast path: nothing is queued or being sent before it, so write it at once."""
-        return (
-            self._started
-            and not self._sending
-            and not self._queue
-            and self._write_frame is not None
-            and self._write_frame(frame)
-        )
-
+    # -- sending (never awaits) ------------------------------------------------------------
     def push_state(self, seq: int, text: str, frame: bytes | None = None) -> None:
-        """Send or queue a state unless this connection already has it or a newer one.
-
-        `frame` is the state's WebSocket frame, built once for all connections."""
+        """Send or queue a state unless this connection already has it or a newer one."""
         if seq <= self.last_seq or self._close_code is not None:
             return
         self.last_seq = seq
         if self._slot is not None:
             self._slot.text = text
             return
-        if frame is not None and self._write_now(frame):
+        if self._started and not self._queue and self.wire.write(text, frame):
             return
         self._slot = _StateSlot(text)
         self._queue.append(self._slot)
-        self._wake.set()
 
     def push(self, text: str, frame: bytes | None = None) -> None:
         if self._close_code is not None:
             return
-        if self._write_frame is not None and self._write_now(frame or text_frame(text.encode())):
+        if self._started and not self._queue and self.wire.write(text, frame):
             return
         if self._others >= self._queue_limit:
             self.close(CLOSE_TRY_LATER)
             return
         self._others += 1
         self._queue.append(text)
-        self._wake.set()
 
-    def close(self, code: int, flush: bool = False) -> None:
-        """Ask the writer to close the socket; `flush` sends what is queued first."""
-        if self._close_code is None:
-            self._close_code = code
-            if not flush:
-                self._queue.clear()
-            self._wake.set()
-
-    # -- the writer --------------------------------------------------------------------
     def start(self, first: str) -> None:
+        """Send the welcome, then whatever queued behind it."""
         self._queue.appendleft(first)
         self._others += 1
-        self._wake.set()
         self._started = True
-        self._writer = asyncio.create_task(self._write_forever())
+        self.flush()
 
-    async def stop(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            await asyncio.gather(self._writer, return_exceptions=True)
+    def flush(self) -> None:
+        """Send what is queued while the wire takes it; then close, if asked to."""
+        queue = self._queue
+        while queue and self._started:
+            item = queue[0]
+            text = item.text if isinstance(item, _StateSlot) else item
+            if not self.wire.write(text, None):
+                return  # the wire calls again once the phone reads
+            queue.popleft()
+            if isinstance(item, _StateSlot):
+                self._slot = None
+            else:
+                self._others -= 1
+        if self._close_code is not None and not queue:
+            self.wire.close(self._close_code)
 
-    async def drained(self, timeout: float = 2.0) -> None:
-        """Wait until the writer has closed the socket (see `close`)."""
-        if self._writer is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._writer), timeout)
+    # -- closing -----------------------------------------------------------------------------
+    def close(self, code: int, flush: bool = False) -> None:
+        """Close the socket; `flush` sends what is queued first."""
+        if self._close_code is not None:
+            return
+        self._close_code = code
+        if not flush or not self._started:
+            self._queue.clear()
+            self._slot, self._others = None, 0
+        self.flush() if self._started else self.wire.close(code)
 
     @property
     def closing(self) -> bool:
         return self._close_code is not None
 
-    async def _write_forever(self) -> None:
-        send = self.websocket.send_text
-        queue = self._queue
-        try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                self._sending = True
-                while queue:
-                    item = queue.popleft()
-                    if isinstance(item, _StateSlot):
-                        self._slot = None
-                        await send(item.text)
-                    else:
-                        self._others -= 1
-                        await send(item)
-                self._sending = False
-                if self._close_code is not None:
-                    await self._close_socket(self._close_code)
-                    return
-        except Exception:  # noqa: BLE001  (the peer went away mid-send: the reader sees it)
-            with contextlib.suppress(Exception):
-                await self.websocket.close(CLOSE_GOING_AWAY)
+    def closed(self) -> None:
+        """The socket is gone (its wire says so): nothing more is sent."""
+        if self._close_code is None:
+            self._close_code = CLOSE_GOING_AWAY
+        self._queue.clear()
+        self._slot, self._others = None, 0
+        self._gone = True
+        if self._gone_waiter is not None and not self._gone_waiter.done():
+            self._gone_waiter.set_result(None)
 
-    async def _close_socket(self, code: int) -> None:
-        if self.websocket.application_state != WebSocketState.DISCONNECTED:
-            with contextlib.suppress(Exception):
-                await self.websocket.close(code)
+    async def drained(self, timeout: float = 2.0) -> None:
+        """Wait (at most `timeout`) until the socket is gone."""
+        if self._gone:
+            return
+        if self._gone_waiter is None:
+            self._gone_waiter = asyncio.get_running_loop().create_future()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._gone_waiter), timeout)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import secrets
+from collections.abc import Coroutine
 from typing import Any
 
 import orjson
@@ -105,9 +106,7 @@ class Hub:
         if code in self._resyncing:
             return
         self._resyncing.add(code)
-        task = asyncio.create_task(self._resync(code), name=f"resync-{code}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.spawn(self._resync(code), f"resync-{code}")
 
     async def _resync(self, code: str) -> None:
         """Push the stored state to every socket that is behind it (never an older one)."""
@@ -155,6 +154,12 @@ class Hub:
                 return orjson.loads(await future)  # type: ignore[no-any-return]
         finally:
             self._replies.pop(key, None)
+
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run `work` in a task this hub keeps until it ends (a socket's short errands)."""
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- shutdown -------------------------------------------------------------------------
     async def drain(self) -> None:

@@ -92,6 +92,10 @@ class Bus(Protocol):
         """Append a command to the room's single ordered inbox."""
         ...
 
+    def submit_nowait(self, code: str, envelope: bytes) -> bool:
+        """`submit` without waiting, when the inbox is in this process; False: use `submit`."""
+        ...
+
     async def read_commands(
         self, code: str, after: str, block_ms: int | None
     ) -> list[tuple[str, bytes]]:

@@ -65,11 +65,15 @@ class LocalBus(Generic[R]):
 
     # -- commands --------------------------------------------------------------------
     async def submit(self, code: str, envelope: bytes) -> None:
+        self.submit_nowait(code, envelope)
+
+    def submit_nowait(self, code: str, envelope: bytes) -> bool:
         live = self._rooms.get(code)
         if live is None:
             raise KeyError(code)
         live.submitted += 1
         live.inbox.put_nowait((str(live.submitted), envelope))
+        return True
 
     async def read_commands(
         self, code: str, after: str, block_ms: int | None

@@ -231,6 +231,9 @@ class RedisBus:
         self._committed.pop(code, None)
 
     # -- commands --------------------------------------------------------------------
+    def submit_nowait(self, code: str, envelope: bytes) -> bool:
+        return False  # the inbox is a Redis stream: a command always crosses the network
+
     async def submit(self, code: str, envelope: bytes) -> None:
         keys = [key(code, "snap"), key(code, "cmds"), key(code, "lease")]
         args = [envelope, self.node_id, self.ttl_ms, code]

@@ -45,8 +45,11 @@ class RoomActor:
         on_exit: Callable[[RoomActor], None],
         effects: Effects | None = None,
         chance: Chance | None = None,
+        store_views: bool = True,
     ) -> None:
         self.room = room
+        self.store_views = store_views  # False: one process, whose readers ask `snapshot`
+        self.snapshot = room.snapshot()  # the last committed record, with its view
         self.bus = bus
         self.epoch = epoch
         self.cursor = cursor
@@ -117,10 +120,14 @@ class RoomActor:
             if outcome.reply is not None and isinstance(envelope, CommandEnvelope) and envelope.key:
                 replies.append(Reply(envelope.node, envelope.key, outcome.reply))
         cursor = batch[-1][0]
-        if not await self.bus.commit(
-            self.code, self.epoch, cursor, self.room.snapshot(), entries, frames, replies
-        ):
+        snapshot = self.room.snapshot()
+        stored = snapshot if self.store_views else self.room.snapshot(with_view=False)
+        committed = await self.bus.commit(
+            self.code, self.epoch, cursor, stored, entries, frames, replies
+        )
+        if not committed:
             return False
+        self.snapshot = snapshot
         self.cursor = cursor
         self.applied += len(entries)
         await self._carry_out(effects)

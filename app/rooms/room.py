@@ -147,28 +147,30 @@ class Room:
             parent=snapshot.get("parent"),
         )
 
-    def snapshot(self) -> bytes:
-        return orjson.dumps(
-            {
-                "code": self.code,
-                "game": self.game.name,
-                "creator": self.rules.creator,
-                "seq": self.seq,
-                "hash": self.last_hash,
-                "tokens": self.tokens,
-                "accepted": self.accepted,  # {principal: {id: seq}}, oldest first
-                "presence": self.presence,
-                "connected": self.connected_map(),
-                "effects": [
-                    {"kind": e.kind, "id": e.id, "data": e.data} for e in self.effects.values()
-                ],
-                "origin": self.origin,
-                "parent": self.parent,
-                "created_at": self.created_at,
-                "updated_at": self.updated_at,
-                "state": orjson.Fragment(self._view_json),  # encoded once, in _render
-            }
-        )
+    def snapshot(self, with_view: bool = True) -> bytes:
+        """The room's record; without its view (`with_view` False) where nobody reads it
+        from the store: `restore` rebuilds the state from the log, never from the view."""
+        record: dict[str, Any] = {
+            "code": self.code,
+            "game": self.game.name,
+            "creator": self.rules.creator,
+            "seq": self.seq,
+            "hash": self.last_hash,
+            "tokens": self.tokens,
+            "accepted": self.accepted,  # {principal: {id: seq}}, oldest first
+            "presence": self.presence,
+            "connected": self.connected_map(),
+            "effects": [
+                {"kind": e.kind, "id": e.id, "data": e.data} for e in self.effects.values()
+            ],
+            "origin": self.origin,
+            "parent": self.parent,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+        if with_view:
+            record["state"] = orjson.Fragment(self._view_json)  # encoded once, in _render
+        return orjson.dumps(record)
 
     # -- reading ---------------------------------------------------------------------
     @property

@@ -1,0 +1,255 @@
+"""One socket's life in a room: admit it, welcome it, take its messages, let it go.
+
+Whatever carries the frames (a `Wire`) calls `receive` for each text message and
+`disconnected` once; nothing here holds a task while the socket is idle. A command
+for a room this process runs goes straight into the room's inbox; one that needs
+I/O (Redis) is sent by a task, and the socket's later messages wait behind it, so
+that a socket's commands keep their order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from typing import Any
+
+from app.api.connection import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    CLOSE_TRY_LATER,
+    CLOSE_UNKNOWN_ROOM,
+    Connection,
+    Wire,
+)
+from app.api.protocol import BadMessage, read_message
+from app.api.services import Services
+from app.bus.base import BusUnavailable
+from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
+from app.rooms.outgoing import error_text, pong, welcome
+from app.rooms.registry import UnknownRoom
+from app.rooms.tokens import hash_token
+from app.rules.base import PLAYER, SPECTATOR, Sender
+
+UNREACHABLE = "The game store is unreachable; retrying helps."
+
+
+def identify(snapshot: dict[str, Any], token: str | None) -> Sender | None:
+    """Spectator without a token; None for a token this room does not know."""
+    if not token:
+        return Sender(SPECTATOR)
+    principal = snapshot["tokens"].get(hash_token(token))
+    if principal is None:
+        return None
+    if principal in (snapshot["creator"], SPECTATOR):  # a spectator's: another table's player
+        return Sender(principal)
+    return Sender(PLAYER, principal)
+
+
+class Session:
+    __slots__ = (
+        "_backlog",
+        "_busy",
+        "_gone",
+        "_opening",
+        "_present",
+        "code",
+        "collection",
+        "conn",
+        "services",
+        "token",
+        "wire",
+    )
+
+    def __init__(
+        self, services: Services, wire: Wire, collection: str, code: str, token: str | None
+    ) -> None:
+        self.services = services
+        self.wire = wire
+        self.collection = collection
+        self.code = code.upper()
+        self.token = token
+        self.conn: Connection | None = None
+        self._backlog: deque[str | None] = deque()  # what came while opening or busy
+        self._opening = True
+        self._busy = False  # a command is on its way through I/O
+        self._gone = False
+        self._present = False  # its presence +1 was sent (a -1 follows when it goes)
+
+    # -- opening -------------------------------------------------------------------------
+    def start(self) -> None:
+        self.services.hub.spawn(self.open(), f"open-{self.code}")
+
+    async def open(self) -> None:
+        """Admit and welcome the socket; then what it sent meanwhile is read, in order."""
+        services, hub = self.services, self.services.hub
+        if hub.connections >= services.settings.max_connections:
+            self.wire.close(CLOSE_TRY_LATER, "This server is full; try again shortly.")
+            return
+        identity = await self._admit()
+        if identity is None or self._gone:
+            return
+        settings = services.settings
+        conn = Connection(
+            self.wire,
+            self.code,
+            identity,
+            queue_limit=settings.send_queue,
+            rate=settings.rate_per_second,
+            burst=settings.rate_burst,
+        )
+        try:
+            await hub.add(conn)
+        except BusUnavailable:
+            self.wire.close(CLOSE_TRY_LATER, UNREACHABLE)
+            return
+        self.conn = conn
+        try:
+            await self._welcome(conn)
+            await self._presence(conn, +1)
+            self._present = identity.role == PLAYER
+        except (BusUnavailable, UnknownRoom):
+            conn.close(CLOSE_TRY_LATER)
+        self._opening = False
+        if self._gone:  # it went while this ran: `disconnected` left the rest to us
+            await self._leave()
+            return
+        self._read_backlog()
+
+    async def _admit(self) -> Sender | None:
+        """Who this socket is in the room, or None once it is closed with the reason."""
+        registry, wire = self.services.registry, self.wire
+        try:
+            snapshot = await registry.snapshot(self.code)
+        except BusUnavailable:
+            wire.close(CLOSE_TRY_LATER, UNREACHABLE)
+            return None
+        game = self.services.games.get(snapshot["game"]) if snapshot is not None else None
+        if snapshot is None or game is None or game.collection != self.collection:
+            wire.close(CLOSE_UNKNOWN_ROOM, "No such room.")
+            return None
+        identity = identify(snapshot, self.token)
+        if identity is None and snapshot.get("parent"):  # a token its parent gave out later
+            with contextlib.suppress(BusUnavailable):
+                parent = await registry.snapshot(snapshot["parent"])
+                identity = Sender(SPECTATOR) if parent and identify(parent, self.token) else None
+        if identity is None:
+            wire.close(CLOSE_BAD_TOKEN, "This token does not belong to this room.")
+        return identity
+
+    async def _welcome(self, conn: Connection) -> None:
+        """Read the state after subscribing, so that no later state can be missed."""
+        snapshot = await self.services.registry.snapshot(conn.code)
+        if snapshot is None:
+            raise UnknownRoom(conn.code)
+        conn.last_seq = snapshot["seq"]
+        conn.start(welcome(conn.identity.role, conn.identity.player_id, snapshot["state"]))
+        self.services.hub.welcomed(conn)
+
+    async def _presence(self, conn: Connection, delta: int) -> None:
+        player_id = conn.identity.player_id
+        if conn.identity.role == PLAYER and player_id is not None:
+            envelope = PresenceEnvelope(self.services.bus.node_id, player_id, delta)
+            await self.services.registry.submit(conn.code, envelope)
+
+    # -- messages ------------------------------------------------------------------------
+    def receive(self, text: str | None) -> None:
+        """One message from the socket (None: a binary one)."""
+        if self._gone:
+            return
+        if self._opening or self._busy:
+            settings = self.services.settings
+            if len(self._backlog) > settings.rate_burst + settings.flood_limit:
+                self.wire.close(CLOSE_POLICY)
+                return
+            self._backlog.append(text)
+            return
+        self._take(text)
+
+    def _read_backlog(self) -> None:
+        while self._backlog and not (self._opening or self._busy or self._gone):
+            self._take(self._backlog.popleft())
+
+    def _take(self, text: str | None) -> None:
+        conn, settings = self.conn, self.services.settings
+        if conn is None or conn.closing:
+            return
+        if not conn.bucket.take():
+            conn.refused_in_a_row += 1
+            if conn.refused_in_a_row > settings.flood_limit:
+                conn.close(CLOSE_POLICY, flush=True)
+                return
+            conn.push(error_text("rate_limited", "Too many messages: slow down."))
+            return
+        conn.refused_in_a_row = 0
+        if text is None:
+            conn.push(error_text("bad_message", "Binary frames are not accepted: send JSON text."))
+            return
+        if len(text) > settings.max_frame_bytes or len(text.encode()) > settings.max_frame_bytes:
+            conn.close(CLOSE_TOO_BIG)
+            return
+        try:
+            message = read_message(text)
+        except BadMessage as bad:
+            conn.push(error_text("bad_message", bad.message, bad.command_id))
+            return
+        if message.type == "ping":
+            conn.push(pong(message.id))
+            return
+        identity = conn.identity  # spectators too: the room answers in the protocol's order
+        envelope = CommandEnvelope(
+            role=identity.role,
+            pid=identity.player_id,
+            id=message.id,
+            cmd=text,
+            node=self.services.bus.node_id,
+            key=conn.key,
+        )
+        hub = self.services.hub
+        envelope = hub.pending.track(conn.code, envelope)  # answered once, whatever fails
+        try:
+            if self.services.registry.submit_nowait(conn.code, envelope):
+                return
+        except UnknownRoom:
+            hub.pending.drop(envelope.key)
+            conn.close(CLOSE_TRY_LATER)
+            return
+        self._busy = True
+        hub.spawn(self._submit(conn, envelope), f"submit-{conn.code}")
+
+    async def _submit(self, conn: Connection, envelope: CommandEnvelope) -> None:
+        try:
+            await self.services.registry.submit(conn.code, envelope)
+        except BusUnavailable:
+            self.services.hub.pending.drop(envelope.key)
+            message = "The room cannot take commands now; retry."
+            conn.push(error_text("unavailable", message, envelope.id))
+        except UnknownRoom:
+            self.services.hub.pending.drop(envelope.key)
+            conn.close(CLOSE_TRY_LATER)
+        finally:
+            self._busy = False
+        self._read_backlog()
+
+    # -- closing ---------------------------------------------------------------------------
+    def disconnected(self) -> None:
+        """The socket is gone, or closing: once, whatever says so first."""
+        if self._gone:
+            return
+        self._gone = True
+        self._backlog.clear()
+        if self.conn is not None:
+            self.conn.closed()
+        if not self._opening:
+            self.services.hub.spawn(self._leave(), f"leave-{self.code}")
+
+    async def _leave(self) -> None:
+        conn = self.conn
+        if conn is None:
+            return
+        self.conn = None
+        await self.services.hub.remove(conn)
+        if self._present:
+            self._present = False
+            with contextlib.suppress(BusUnavailable, UnknownRoom):
+                await self._presence(conn, -1)

@@ -1,0 +1,147 @@
+"""The room sockets below ASGI: uvicorn's sans-I/O WebSocket protocol, driven directly.
+
+Through ASGI every socket holds a task for its whole life (the app's coroutine
+stack: middleware, router, endpoint, a `receive` waiting on a queue) and every
+message crosses that queue, Starlette and the endpoint before the room sees it.
+Here `/ws/{collection}/{code}` is answered in the protocol itself: the handshake is
+accepted at once, the session (app/api/session.py) is told about each message as it
+is parsed (`data_received`), and frames are written straight to the transport (a
+state's frame bytes built once for all its sockets). An idle socket is this object,
+its websockets parser, its session and its connection: no task, no queue.
+
+Every other path, and every socket before the app has started, goes to the ASGI app
+as uvicorn would send it (`room_socket_protocol(app)` binds the protocol to the app).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+from urllib.parse import parse_qsl, unquote
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+from websockets.protocol import State
+
+from app.api.framing import text_frame
+from app.api.services import Services
+from app.api.session import Session
+
+ROOM_PATH = re.compile(r"/ws/([a-z]+)/([A-Za-z0-9]{1,32})")
+
+
+class _NoApp:
+    """Stands in for the ASGI receive queue of a socket that has no ASGI app."""
+
+    __slots__ = ()
+
+    def put_nowait(self, message: Any) -> None:
+        """uvicorn tells the app about disconnects this way; the session hears them itself."""
+
+    def empty(self) -> bool:
+        return True
+
+
+NO_APP = _NoApp()
+
+
+class RoomSocketProtocol(WebSocketsSansIOProtocol):
+    target: ClassVar[Any] = None  # the FastAPI app, set by `room_socket_protocol`
+    session: Session | None = None
+
+    # -- the handshake -------------------------------------------------------------------
+    def handle_connect(self, event: Request) -> None:
+        services: Services | None = getattr(self.target.state, "services", None)
+        path, _, query = event.path.partition("?")
+        route = ROOM_PATH.fullmatch(unquote(path))
+        if services is None or route is None:
+            super().handle_connect(event)  # the ASGI app answers (a 404, or its route)
+            return
+        self.handshake_initiated = True
+        response = self.conn.accept(event)
+        if response.status_code != 101:  # not a valid upgrade: websockets' own 4xx
+            self.handshake_complete = self.close_sent = True
+            self.conn.send_response(response)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+            return
+        del response.headers["Date"]
+        response.headers.update(
+            (name.decode("latin-1"), value.decode("latin-1"))
+            for name, value in self.default_headers
+        )
+        self.queue = NO_APP  # type: ignore[assignment]
+        self.handshake_complete = True
+        self.conn.send_response(response)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.start_keepalive()
+        token = dict(parse_qsl(query, keep_blank_values=True)).get("token")
+        self.session = Session(services, self, route[1], route[2], token)
+        self.session.start()
+
+    # -- messages in -----------------------------------------------------------------------
+    def send_receive_event_to_app(self) -> None:
+        session = self.session
+        if session is None:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return
+        if self.curr_msg_data_type != "text":
+            session.receive(None)
+            return
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            self.conn.send_close(1007, "Text frames must be valid UTF-8.")
+            self.handle_parser_exception()
+            return
+        session.receive(text)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.session is not None:
+            self.session.disconnected()
+
+    # -- frames out: the session's `Wire` ------------------------------------------------------
+    def _open(self) -> bool:
+        return not (
+            self.close_sent
+            or self.disconnected
+            or self.transport.is_closing()
+            or self.conn.state is not State.OPEN
+        )
+
+    def write(self, text: str, frame: bytes | None) -> bool:
+        if not self._open():
+            return True  # dropped: the socket is going
+        if not self.writable.is_set():
+            return False  # the phone is not reading: `resume_writing` flushes
+        if self.conn.extensions:  # permessage-deflate: websockets compresses each frame
+            self.conn.send_text(text.encode())
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        else:
+            self.transport.write(frame if frame is not None else text_frame(text.encode()))
+        return True
+
+    def close(self, code: int, reason: str = "") -> None:
+        if self._open():
+            self.conn.send_close(code, reason)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.close_sent = True
+            self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
+        if self.session is not None:
+            self.session.disconnected()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        conn = self.session.conn if self.session is not None else None
+        if conn is not None:
+            conn.flush()
+
+
+def room_socket_protocol(app: Any) -> type[RoomSocketProtocol]:
+    """The protocol class for uvicorn's `ws` setting, answering `app`'s room sockets."""
+    return type("RoomSocketProtocol", (RoomSocketProtocol,), {"target": app})
