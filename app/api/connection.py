@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections import deque
 from typing import Protocol
 
 from app.rules.base import Sender
@@ -104,7 +103,7 @@ class Connection:
         self.refused_in_a_row = 0
         self.last_seq = 0
         self._queue_limit = queue_limit
-        self._queue: deque[str | _StateSlot] = deque()
+        self._queue: list[str | _StateSlot] = []  # short-lived and short: a list is smaller
         self._slot: _StateSlot | None = None
         self._others = 0
         self._close_code: int | None = None
@@ -139,7 +138,7 @@ class Connection:
 
     def start(self, first: str) -> None:
         """Send the welcome, then whatever queued behind it."""
-        self._queue.appendleft(first)
+        self._queue.insert(0, first)
         self._others += 1
         self._started = True
         self.flush()
@@ -152,7 +151,7 @@ class Connection:
             text = item.text if isinstance(item, _StateSlot) else item
             if not self.wire.write(text, None):
                 return  # the wire calls again once the phone reads
-            queue.popleft()
+            del queue[0]
             if isinstance(item, _StateSlot):
                 self._slot = None
             else:

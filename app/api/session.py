@@ -10,7 +10,6 @@ that a socket's commands keep their order.
 from __future__ import annotations
 
 import contextlib
-from collections import deque
 from typing import Any
 
 from app.api.connection import (
@@ -70,7 +69,7 @@ class Session:
         self.code = code.upper()
         self.token = token
         self.conn: Connection | None = None
-        self._backlog: deque[str | None] = deque()  # what came while opening or busy
+        self._backlog: list[str | None] = []  # what came while opening or busy
         self._opening = True
         self._busy = False  # a command is on its way through I/O
         self._gone = False
@@ -168,7 +167,7 @@ class Session:
 
     def _read_backlog(self) -> None:
         while self._backlog and not (self._opening or self._busy or self._gone):
-            self._take(self._backlog.popleft())
+            self._take(self._backlog.pop(0))
 
     def _take(self, text: str | None) -> None:
         conn, settings = self.conn, self.services.settings

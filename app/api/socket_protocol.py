@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, unquote
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
 
 from app.api.framing import text_frame
 from app.api.services import Services
@@ -43,6 +43,24 @@ class _NoApp:
 
 
 NO_APP = _NoApp()
+
+
+class _Flag:
+    """`writable` without an asyncio.Event's waiter deque: nothing here awaits it."""
+
+    __slots__ = ("on",)
+
+    def __init__(self) -> None:
+        self.on = True
+
+    def set(self) -> None:
+        self.on = True
+
+    def clear(self) -> None:
+        self.on = False
+
+    def is_set(self) -> bool:
+        return self.on
 
 
 class RoomSocketProtocol(WebSocketsSansIOProtocol):
@@ -71,9 +89,15 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             for name, value in self.default_headers
         )
         self.queue = NO_APP  # type: ignore[assignment]
+        self.writable = _Flag()  # type: ignore[assignment]
         self.handshake_complete = True
         self.conn.send_response(response)
         self.transport.write(b"".join(self.conn.data_to_send()))
+        if not self.conn.reader.buffer:  # (a client sends no frame before the 101: RFC 6455)
+            # websockets' handshake parser keeps the request (its headers) for the
+            # socket's life in its frame; the frame parser alone reads the rest.
+            self.conn.parser = Protocol.parse(self.conn)
+            next(self.conn.parser)
         self.start_keepalive()
         token = dict(parse_qsl(query, keep_blank_values=True)).get("token")
         self.session = Session(services, self, route[1], route[2], token)
