@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -108,6 +109,12 @@ async def test_a_finished_game_is_still_viewable_after_a_restart(tmp_path: Path)
     finished = await banker.state_at_least(last)
     assert finished["status"] == "finished"
     log_before = table.log()
+    server.kill()
+    with sqlite3.connect(tmp_path / "data" / "bankit.sqlite3") as conn:
+        (raw,) = conn.execute("SELECT snapshot FROM rooms WHERE code = ?", (table.code,)).fetchone()
+    stored = json.loads(raw)
+    assert "state" not in stored, "one process stores no view: the log rebuilds it"
+    assert stored["seq"] == finished["seq"]
 
     server = restarted(tmp_path, server, env)
     assert without_presence(table.state()) == without_presence(finished)

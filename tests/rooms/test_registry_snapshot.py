@@ -1,0 +1,61 @@
+"""What `RoomRegistry.snapshot` answers in one process, whose store keeps no views."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import orjson
+
+from app.bus.base import Frame
+from app.bus.sqlite import SqliteBus, file_of
+from app.config import Settings
+from app.games import GameRegistry
+from app.rooms.envelope import CommandEnvelope
+from app.rooms.registry import RoomRegistry
+
+
+def ignore_frame(code: str, frame: Frame) -> None:
+    """No sockets here."""
+
+
+def ignore_reply(key: str, payload: bytes) -> None:
+    """No senders here."""
+
+
+async def test_live_rooms_answer_from_memory_and_stored_ones_from_their_log(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(data_dir=tmp_path)
+    bus = SqliteBus(file_of(tmp_path))
+    await bus.start(ignore_frame, ignore_reply)
+    games = GameRegistry.load(settings)
+    registry = RoomRegistry(bus, settings, games)
+    await registry.start()
+    try:
+        created = await registry.create(games["bank"], {"rounds": 3}, ["b" * 64])
+        code = created["code"]
+        join = orjson.dumps({"type": "join", "player_id": "p1", "name": "Ann"}).decode()
+        envelope = CommandEnvelope("system", None, None, join, bus.node_id, "", server=True)
+        assert registry.submit_nowait(code, envelope)
+        actor = registry.actors[code]
+        deadline = time.monotonic() + 5
+        while actor.room.seq < 2:  # the actor applies it at its next turn
+            assert time.monotonic() < deadline, "the join was never applied"
+            await asyncio.sleep(0.01)
+        live = await registry.snapshot(code)
+        assert live is not None and live == orjson.loads(actor.snapshot)
+        assert [p["name"] for p in live["state"]["players"]] == ["Ann"]
+
+        stored = orjson.loads(await bus.load_snapshot(code) or b"{}")
+        assert "state" not in stored and stored["seq"] == 2
+
+        await actor.stop()  # a stored room without an actor: rebuilt from its log
+        assert code not in registry.actors
+        rebuilt = await registry.snapshot(code)
+        assert rebuilt is not None and rebuilt["state"] == live["state"]
+        assert await registry.snapshot("NONE") is None
+    finally:
+        await registry.close()
+        await bus.close()
