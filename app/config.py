@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     )
     room_idle_seconds: float = Field(3 * 3600, gt=0, description="Unfinished room freed after.")
     finished_room_seconds: float = Field(1800, gt=0, description="Finished room kept viewable.")
+    room_evict_seconds: float = Field(
+        120, gt=0, description="One process: a room with no player leaves memory (not disk)."
+    )
     reap_interval_seconds: float = Field(30, gt=0, description="How often idle rooms are swept.")
     dedupe_ids: int = Field(256, ge=1, description="Command ids remembered per token.")
     ws_ping_seconds: float = Field(20, gt=0, description="Protocol ping interval (dead peers).")

@@ -168,7 +168,10 @@ class Connection:
         if not flush or not self._started:
             self._queue.clear()
             self._slot, self._others = None, 0
-        self.flush() if self._started else self.wire.close(code)
+        if self._started:
+            self.flush()  # closes once the queue is out
+        else:
+            self.wire.close(code)
 
     @property
     def closing(self) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Coroutine
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
@@ -47,8 +49,8 @@ class StarletteWire:
         if self.session is not None:
             self.session.disconnected()
 
-    def _run(self, work: object) -> None:
-        task = asyncio.ensure_future(work)  # type: ignore[call-overload]
+    def _run(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -78,7 +80,7 @@ async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
     session = wire.session = Session(
         services, wire, collection, code, websocket.query_params.get("token")
     )
-    opening = asyncio.ensure_future(session.open())
+    opening = asyncio.create_task(session.open())
     try:
         while True:
             message = await websocket.receive()

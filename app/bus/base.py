@@ -125,6 +125,11 @@ class Bus(Protocol):
 
 @runtime_checkable
 class DurableBus(Protocol):
-    """A bus whose rooms outlive the process (SqliteBus): adopted again at start."""
+    """A bus whose rooms outlive the process (SqliteBus): adopted again at start, and
+    taken out of memory while nobody plays in them (they come back when asked for)."""
 
     async def stored_rooms(self) -> list[str]: ...
+
+    def queued(self, code: str) -> int:
+        """Commands waiting in the room's inbox (an actor is stopped only at zero)."""
+        ...

@@ -75,6 +75,10 @@ class LocalBus(Generic[R]):
         live.inbox.put_nowait((str(live.submitted), envelope))
         return True
 
+    def queued(self, code: str) -> int:
+        live = self._rooms.get(code)
+        return 0 if live is None else live.inbox.qsize()
+
     async def read_commands(
         self, code: str, after: str, block_ms: int | None
     ) -> list[tuple[str, bytes]]:

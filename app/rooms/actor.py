@@ -58,6 +58,7 @@ class RoomActor:
         self.effects = effects or Effects()
         self.chance = chance or FairChance()
         self.applied = 0
+        self.waiting = False  # for its next commands: stopping it now interrupts nothing
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -82,7 +83,9 @@ class RoomActor:
         try:
             await self._carry_out(list(self.room.effects.values()))  # left by the last owner
             while True:
+                self.waiting = True
                 batch = await self.bus.read_commands(self.code, self.cursor, block_ms)
+                self.waiting = False
                 if (
                     self.renew_seconds is not None
                     and time.monotonic() - renewed >= self.renew_seconds

@@ -57,6 +57,7 @@ class RoomRegistry:
         self._elsewhere: dict[str, float] = {}
         self.applied_retired = 0  # events applied by actors that have stopped (metrics)
         self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
+        self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
 
     async def start(self) -> None:
         await self._adopt_stored()
@@ -119,7 +120,7 @@ class RoomRegistry:
 
         One process stores no views (the largest part of a record, written at every
         event): its live rooms answer from memory, a stored one from its log."""
-        actor = None if self._shared else self.actors.get(code)
+        actor = None if self._shared else await self._live(code)
         if actor is not None:
             live: dict[str, Any] = orjson.loads(actor.snapshot)
             return live
@@ -136,6 +137,14 @@ class RoomRegistry:
             restored: dict[str, Any] = orjson.loads(room.snapshot())
             return restored
         return snapshot
+
+    async def _live(self, code: str) -> RoomActor | None:
+        """One process: the room's actor, a room kept on disk brought back into memory."""
+        actor = self.actors.get(code)
+        if actor is None and self._evicts:
+            with contextlib.suppress(UnknownRoom):
+                actor = await self._own(code)
+        return actor
 
     async def log_entries(self, code: str) -> list[dict[str, Any]] | None:
         raw = await self.bus.load_log(code)
@@ -240,20 +249,56 @@ class RoomRegistry:
                 await self.reap()
 
     async def reap(self) -> list[str]:
-        """Free rooms nobody plays in: no player connected and nothing done for a while."""
+        """Free rooms nobody plays in: no player connected and nothing done for a while.
+
+        One process also takes rooms out of memory after `room_evict_seconds` without
+        a player (they wait on disk until asked for), and frees the ones on disk."""
         now = time.time() * 1000
         freed = []
         for code, actor in list(self.actors.items()):
             room = actor.room
-            limit = (
-                self.settings.finished_room_seconds
-                if room.finished
-                else self.settings.room_idle_seconds
-            )
-            if room.any_player_connected() or now - room.updated_at < limit * 1000:
+            if room.any_player_connected():
                 continue
-            await actor.stop()
-            await self.bus.delete_room(code)
-            freed.append(code)
-            log.info("room %s freed after %.0f s idle", code, (now - room.updated_at) / 1000)
+            idle_ms = now - room.updated_at
+            if idle_ms >= self._kept_ms(room.finished):
+                await actor.stop()
+                await self.bus.delete_room(code)
+                freed.append(code)
+                log.info("room %s freed after %.0f s idle", code, idle_ms / 1000)
+            elif (
+                self._evicts
+                and idle_ms >= self.settings.room_evict_seconds * 1000
+                and actor.waiting
+                and self._store().queued(code) == 0  # stopping it now cuts nothing short
+            ):
+                await actor.stop()
+        if self._evicts:
+            freed.extend(await self._reap_stored(now))
+        return freed
+
+    def _store(self) -> DurableBus:
+        assert isinstance(self.bus, DurableBus)  # only where `_evicts`
+        return self.bus
+
+    def _kept_ms(self, finished: bool) -> float:
+        settings = self.settings
+        return (settings.finished_room_seconds if finished else settings.room_idle_seconds) * 1000
+
+    async def _reap_stored(self, now: float) -> list[str]:
+        """Free the rooms waiting on disk whose time is up (by their stored record)."""
+        freed = []
+        for n, code in enumerate(await self._store().stored_rooms()):
+            if n % 100 == 99:
+                await asyncio.sleep(0)  # thousands of finished rooms: let sockets in between
+            if code in self.actors:
+                continue
+            raw = await self.bus.load_snapshot(code)
+            if raw is None:
+                continue
+            record = orjson.loads(raw)
+            idle_ms = now - record["updated_at"]
+            if idle_ms >= self._kept_ms(record.get("finished", False)) and code not in self.actors:
+                await self.bus.delete_room(code)
+                freed.append(code)
+                log.info("room %s freed from disk after %.0f s idle", code, idle_ms / 1000)
         return freed

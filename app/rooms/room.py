@@ -167,6 +167,7 @@ class Room:
             "parent": self.parent,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
+            "finished": self.finished,  # the reaper's, for rooms it keeps on disk only
         }
         if with_view:
             record["state"] = orjson.Fragment(self._view_json)  # encoded once, in _render

@@ -59,3 +59,45 @@ async def test_live_rooms_answer_from_memory_and_stored_ones_from_their_log(
     finally:
         await registry.close()
         await bus.close()
+
+
+async def test_idle_rooms_leave_memory_come_back_when_asked_and_are_freed_on_disk(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(data_dir=tmp_path, room_evict_seconds=0.05)
+    bus = SqliteBus(file_of(tmp_path))
+    await bus.start(ignore_frame, ignore_reply)
+    games = GameRegistry.load(settings)
+    registry = RoomRegistry(bus, settings, games)
+    await registry.start()
+    try:
+        created = await registry.create(games["bank"], {"rounds": 3}, ["b" * 64])
+        code = created["code"]
+        await asyncio.sleep(0.1)  # idle for longer than room_evict_seconds
+        assert await registry.reap() == [] and code not in registry.actors, "evicted, not freed"
+        assert await bus.load_snapshot(code) is not None, "it waits on disk"
+
+        back = await registry.snapshot(code)  # a phone opens it: it is restored from disk
+        assert back is not None and back["state"] == created and code in registry.actors
+
+        await asyncio.sleep(0.1)
+        await registry.reap()
+        assert code not in registry.actors
+        join = orjson.dumps({"type": "join", "player_id": "p1", "name": "Ann"}).decode()
+        envelope = CommandEnvelope("system", None, None, join, bus.node_id, "", server=True)
+        await registry.submit(code, envelope)  # a command brings it back too, and is applied
+        deadline = time.monotonic() + 5
+        while registry.actors[code].room.seq < 2:
+            assert time.monotonic() < deadline, "the join was never applied"
+            await asyncio.sleep(0.01)
+
+        await asyncio.sleep(0.1)
+        await registry.reap()
+        assert code not in registry.actors
+        registry.settings = settings.model_copy(update={"room_idle_seconds": 0.05})
+        assert await registry.reap() == [code], "its time is up: freed from disk too"
+        assert await bus.load_snapshot(code) is None
+        assert await registry.snapshot(code) is None
+    finally:
+        await registry.close()
+        await bus.close()
