@@ -138,9 +138,12 @@ def run_step(
     spy = None
     try:
         options = ("game", system != "naive", ROUNDS)
-        pipes, procs = load.start_workers(
-            [server.port], rooms, SOCKETS_PER_WORKER, warmup, seconds, *options
-        )
+        try:
+            pipes, procs = load.start_workers(
+                [server.port], rooms, SOCKETS_PER_WORKER, warmup, seconds, *options
+            )
+        except RuntimeError as error:  # not every room could be seated: a failed step
+            return unseated(rooms, error)
         time.sleep(warmup)
         if profile is not None:
             spy = start_profile(server.process.pid, seconds, profile)
@@ -176,6 +179,19 @@ def run_step(
         if spy is not None and spy.poll() is None:
             spy.kill()
         server.stop()
+
+
+def unseated(rooms: int, error: Exception) -> dict[str, Any]:
+    nan = float("nan")
+    measures = ("p50", "p99", "max", "cpu_us", "redis_cpu_us", "bytes_min", "bytes_mean")
+    return {
+        "rooms": rooms,
+        "actions_per_s": 0.0,
+        **dict.fromkeys((*measures, "bytes_max"), nan),
+        "errors": 1,
+        "error_samples": [f"setup: {error}"],
+        "ok": False,
+    }
 
 
 def start_profile(pid: int, seconds: float, folder: Path) -> subprocess.Popen[bytes]:

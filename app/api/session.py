@@ -10,6 +10,7 @@ that a socket's commands keep their order.
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Any
 
 from app.api.connection import (
@@ -29,6 +30,8 @@ from app.rooms.outgoing import error_text, pong, welcome
 from app.rooms.registry import UnknownRoom
 from app.rooms.tokens import hash_token
 from app.rules.base import PLAYER, SPECTATOR, Sender
+
+log = logging.getLogger("bankit.session")
 
 UNREACHABLE = "The game store is unreachable; retrying helps."
 
@@ -81,6 +84,18 @@ class Session:
 
     async def open(self) -> None:
         """Admit and welcome the socket; then what it sent meanwhile is read, in order."""
+        try:
+            await self._open()
+        except Exception:  # a bug must close this socket, not leave it half-open
+            log.exception("room %s: a socket failed to open", self.code)
+            self.wire.close(CLOSE_TRY_LATER)
+        self._opening = False
+        if self._gone:  # it went while this ran: `disconnected` left the rest to us
+            await self._leave()
+            return
+        self._read_backlog()
+
+    async def _open(self) -> None:
         services, hub = self.services, self.services.hub
         if hub.connections >= services.settings.max_connections:
             self.wire.close(CLOSE_TRY_LATER, "This server is full; try again shortly.")
@@ -109,11 +124,6 @@ class Session:
             self._present = identity.role == PLAYER
         except (BusUnavailable, UnknownRoom):
             conn.close(CLOSE_TRY_LATER)
-        self._opening = False
-        if self._gone:  # it went while this ran: `disconnected` left the rest to us
-            await self._leave()
-            return
-        self._read_backlog()
 
     async def _admit(self) -> Sender | None:
         """Who this socket is in the room, or None once it is closed with the reason."""

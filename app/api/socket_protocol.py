@@ -125,9 +125,15 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         session.receive(text)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """Tell the session, then break the reference cycles (this protocol and its
+        session; websockets' parser and its generator) so that the socket is freed now,
+        by reference counting: left to the cyclic GC, thousands of closed sockets pile
+        up between full collections, which then stall the loop (bench.soak)."""
         super().connection_lost(exc)
-        if self.session is not None:
-            self.session.disconnected()
+        session, self.session = self.session, None
+        if session is not None:
+            session.disconnected()
+        self.conn.parser.close()
 
     # -- frames out: the session's `Wire` ------------------------------------------------------
     def _open(self) -> bool:

@@ -91,3 +91,4 @@ async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
         wire.closed = True
         session.disconnected()
         await asyncio.gather(opening, *wire.tasks, return_exceptions=True)
+        wire.session = None  # no cycle left for the GC

@@ -119,7 +119,8 @@ class RoomRegistry:
         """The room's last committed record, its view (`state`) included.
 
         One process stores no views (the largest part of a record, written at every
-        event): its live rooms answer from memory, a stored one from its log."""
+        event): its rooms answer from memory (one waiting on disk is brought back
+        first); a room it cannot own is rebuilt from its log to answer."""
         actor = None if self._shared else await self._live(code)
         if actor is not None:
             live: dict[str, Any] = orjson.loads(actor.snapshot)
