@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
+import weakref
 from pathlib import Path
 
 import orjson
@@ -99,5 +101,28 @@ async def test_idle_rooms_leave_memory_come_back_when_asked_and_are_freed_on_dis
         assert await bus.load_snapshot(code) is None
         assert await registry.snapshot(code) is None
     finally:
+        await registry.close()
+        await bus.close()
+
+
+async def test_a_room_that_leaves_memory_is_freed_at_once_not_by_the_gc(tmp_path: Path) -> None:
+    """No reference cycle keeps a stopped room: thousands leave memory in a game night,
+    and cyclic garbage waits for full collections, which stall the loop."""
+    settings = Settings(data_dir=tmp_path)
+    bus = SqliteBus(file_of(tmp_path))
+    await bus.start(ignore_frame, ignore_reply)
+    games = GameRegistry.load(settings)
+    registry = RoomRegistry(bus, settings, games)
+    await registry.start()
+    gc.disable()
+    try:
+        code = (await registry.create(games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
+        await asyncio.sleep(0)  # the actor waits for commands
+        room = weakref.ref(registry.actors[code].room)
+        await registry.actors[code].stop()
+        assert code not in registry.actors
+        assert room() is None, "freed by reference counting"
+    finally:
+        gc.enable()
         await registry.close()
         await bus.close()
