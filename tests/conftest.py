@@ -57,9 +57,14 @@ class ServerProcess:
 
 
 def start_server(
-    tmp_path: Path, env: dict[str, str] | None = None, port: int | None = None
+    tmp_path: Path,
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+    command: tuple[str, ...] = ("-m", "app"),
 ) -> ServerProcess:
-    """Start the app as its own process and wait (bounded) until /healthz answers."""
+    """Start the app as its own process and wait (bounded) until /healthz answers.
+
+    `command`: the Python arguments before `--host` and `--port` (`python -m app`)."""
     port = port or free_port()
     log_path = tmp_path / f"server-{port}.log"
     inherited = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
@@ -69,7 +74,7 @@ def start_server(
     full_env = {**inherited, "PYTHONUNBUFFERED": "1", **own_data, **(env or {})}
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
+            [sys.executable, *command, "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT,
             env=full_env,
             stdout=log_file,

@@ -49,7 +49,8 @@ class RoomActor:
     ) -> None:
         self.room = room
         self.store_views = store_views  # False: one process, whose readers ask `snapshot`
-        self.snapshot = room.snapshot()  # the last committed record, with its view
+        self._stored = room.snapshot(with_view=store_views)  # the last committed record
+        self._view = room.view_json  # and its view
         self.bus = bus
         self.epoch = epoch
         self.cursor = cursor
@@ -61,6 +62,14 @@ class RoomActor:
         self.waiting = False  # for its next commands: stopping it now interrupts nothing
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def snapshot(self) -> bytes:
+        """The last committed record with its view, which one process does not store
+        (it is spliced in here, for a reader, rather than encoded at every commit)."""
+        if self.store_views:
+            return self._stored
+        return self._stored[:-1] + b',"state":' + self._view + b"}"
 
     @property
     def code(self) -> str:
@@ -132,14 +141,13 @@ class RoomActor:
             if outcome.reply is not None and isinstance(envelope, CommandEnvelope) and envelope.key:
                 replies.append(Reply(envelope.node, envelope.key, outcome.reply))
         cursor = batch[-1][0]
-        snapshot = self.room.snapshot()
-        stored = snapshot if self.store_views else self.room.snapshot(with_view=False)
+        stored = self.room.snapshot(with_view=self.store_views)
         committed = await self.bus.commit(
             self.code, self.epoch, cursor, stored, entries, frames, replies
         )
         if not committed:
             return False
-        self.snapshot = snapshot
+        self._stored, self._view = stored, self.room.view_json
         self.cursor = cursor
         self.applied += len(entries)
         await self._carry_out(effects)

@@ -175,6 +175,11 @@ class Room:
 
     # -- reading ---------------------------------------------------------------------
     @property
+    def view_json(self) -> bytes:
+        """The view as last rendered, encoded (the `state` of a record and of a frame)."""
+        return self._view_json
+
+    @property
     def finished(self) -> bool:
         return self.rules.finished(self.timeline.state)
 

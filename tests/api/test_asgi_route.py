@@ -7,42 +7,20 @@ WebSocket protocol, so the same session runs over Starlette's WebSocket.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.client import Client, Table
-from tests.conftest import ROOT, ServerProcess, free_port
+from tests.conftest import ServerProcess, start_server
+
+UVICORN = ("-m", "uvicorn", "--factory", "app.main:create_app", "--ws", "websockets-sansio")
 
 
 @pytest.fixture
 def asgi_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    port = free_port()
-    log_path = tmp_path / "uvicorn.log"
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env["BANKIT_DATA_DIR"] = str(tmp_path / "data")
-    command = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--ws", "websockets-sansio"]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
-    server = ServerProcess(port, process, log_path)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if httpx.get(f"{server.base_url}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            raise RuntimeError(f"uvicorn did not start:\n{server.log()}")
-        time.sleep(0.05)
+    server = start_server(tmp_path, command=UVICORN)
     yield server
     server.kill()
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
 import weakref
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -26,16 +29,26 @@ def ignore_reply(key: str, payload: bytes) -> None:
     """No senders here."""
 
 
+@contextlib.asynccontextmanager
+async def one_process(tmp_path: Path, **options: Any) -> AsyncIterator[RoomRegistry]:
+    """A registry over a real SQLite file, as `python -m app` runs it."""
+    settings = Settings(data_dir=tmp_path, **options)
+    bus = SqliteBus(file_of(tmp_path))
+    await bus.start(ignore_frame, ignore_reply)
+    registry = RoomRegistry(bus, settings, GameRegistry.load(settings))
+    await registry.start()
+    try:
+        yield registry
+    finally:
+        await registry.close()
+        await bus.close()
+
+
 async def test_live_rooms_answer_from_memory_and_stored_ones_from_their_log(
     tmp_path: Path,
 ) -> None:
-    settings = Settings(data_dir=tmp_path)
-    bus = SqliteBus(file_of(tmp_path))
-    await bus.start(ignore_frame, ignore_reply)
-    games = GameRegistry.load(settings)
-    registry = RoomRegistry(bus, settings, games)
-    await registry.start()
-    try:
+    async with one_process(tmp_path) as registry:
+        bus, games = registry.bus, registry.games
         created = await registry.create(games["bank"], {"rounds": 3}, ["b" * 64])
         code = created["code"]
         join = orjson.dumps({"type": "join", "player_id": "p1", "name": "Ann"}).decode()
@@ -53,26 +66,18 @@ async def test_live_rooms_answer_from_memory_and_stored_ones_from_their_log(
         stored = orjson.loads(await bus.load_snapshot(code) or b"{}")
         assert "state" not in stored and stored["seq"] == 2
 
-        await actor.stop()  # a stored room without an actor: rebuilt from its log
+        await actor.stop()  # a stored room without an actor: restored from its snapshot and log
         assert code not in registry.actors
         rebuilt = await registry.snapshot(code)
         assert rebuilt is not None and rebuilt["state"] == live["state"]
         assert await registry.snapshot("NONE") is None
-    finally:
-        await registry.close()
-        await bus.close()
 
 
 async def test_idle_rooms_leave_memory_come_back_when_asked_and_are_freed_on_disk(
     tmp_path: Path,
 ) -> None:
-    settings = Settings(data_dir=tmp_path, room_evict_seconds=0.05)
-    bus = SqliteBus(file_of(tmp_path))
-    await bus.start(ignore_frame, ignore_reply)
-    games = GameRegistry.load(settings)
-    registry = RoomRegistry(bus, settings, games)
-    await registry.start()
-    try:
+    async with one_process(tmp_path, room_evict_seconds=0.05) as registry:
+        bus, games, settings = registry.bus, registry.games, registry.settings
         created = await registry.create(games["bank"], {"rounds": 3}, ["b" * 64])
         code = created["code"]
         await asyncio.sleep(0.1)  # idle for longer than room_evict_seconds
@@ -100,29 +105,20 @@ async def test_idle_rooms_leave_memory_come_back_when_asked_and_are_freed_on_dis
         assert await registry.reap() == [code], "its time is up: freed from disk too"
         assert await bus.load_snapshot(code) is None
         assert await registry.snapshot(code) is None
-    finally:
-        await registry.close()
-        await bus.close()
 
 
 async def test_a_room_that_leaves_memory_is_freed_at_once_not_by_the_gc(tmp_path: Path) -> None:
     """No reference cycle keeps a stopped room: thousands leave memory in a game night,
     and cyclic garbage waits for full collections, which stall the loop."""
-    settings = Settings(data_dir=tmp_path)
-    bus = SqliteBus(file_of(tmp_path))
-    await bus.start(ignore_frame, ignore_reply)
-    games = GameRegistry.load(settings)
-    registry = RoomRegistry(bus, settings, games)
-    await registry.start()
-    gc.disable()
-    try:
-        code = (await registry.create(games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
-        await asyncio.sleep(0)  # the actor waits for commands
-        room = weakref.ref(registry.actors[code].room)
-        await registry.actors[code].stop()
-        assert code not in registry.actors
-        assert room() is None, "freed by reference counting"
-    finally:
-        gc.enable()
-        await registry.close()
-        await bus.close()
+    async with one_process(tmp_path) as registry:
+        games = registry.games
+        gc.disable()
+        try:
+            code = (await registry.create(games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
+            await asyncio.sleep(0)  # the actor waits for commands
+            room = weakref.ref(registry.actors[code].room)
+            await registry.actors[code].stop()
+            assert code not in registry.actors
+            assert room() is None, "freed by reference counting"
+        finally:
+            gc.enable()
