@@ -8,14 +8,14 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import errors, http, pages, scoresheets, tournaments, ws
+from app.api import errors, http, pages, scoresheets, ws
 from app.api import metrics as metrics_route
 from app.api.hub import Hub
 from app.api.json_body import AssumeJsonBodies
 from app.api.services import Services
 from app.bus.base import Bus
 from app.config import Settings
-from app.games import GameRegistry
+from app.games.registry import GameRegistry
 from app.metrics import Metrics
 from app.rooms.registry import RoomRegistry
 from app.rooms.spawning import Spawner
@@ -24,7 +24,7 @@ from app.rooms.spawning import Spawner
 def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
     """Redis (imported lazily) when REDIS_URL is set; else one process, on disk or in memory."""
     if settings.redis_url:
-        from app.bus.redis import RedisBus
+        from app.bus.redis.bus import RedisBus
 
         return RedisBus(
             settings.redis_url,
@@ -39,19 +39,19 @@ def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
         from app.bus.memory import MemoryBus
 
         return MemoryBus()
-    from app.bus.sqlite import SqliteBus, file_of
+    from app.bus.sqlite.bus import SqliteBus, file_of
 
     return SqliteBus(file_of(settings.data_dir), settings.sqlite_synchronous)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    games = GameRegistry.load(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         metrics = Metrics()
         bus = make_bus(settings, metrics)
-        games = GameRegistry.load(settings)
         registry = RoomRegistry(bus, settings, games)
         Spawner(registry)  # rooms may create rooms and tell each other (app/rooms/spawning.py)
         hub = Hub(bus, registry)
@@ -86,7 +86,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AssumeJsonBodies)
     errors.install(app)
     app.include_router(http.router)
-    app.include_router(tournaments.router)
+    for game in games:  # what a game adds goes with it when BANKIT_GAMES leaves it out
+        if game.routes is not None:
+            app.include_router(game.routes)
     app.include_router(http.health)
     app.include_router(scoresheets.router)
     app.include_router(ws.router)

@@ -26,7 +26,7 @@ import orjson
 
 from app.bus.base import Frame
 from app.bus.memory import MemoryBus
-from app.bus.sqlite import SqliteBus
+from app.bus.sqlite.bus import SqliteBus
 
 # A BANK room of 8 players mid-game, as the snapshot's JSON weighs: ~2 KB.
 SNAPSHOT = orjson.dumps(

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts.screenshots import TV, Shots, run  # noqa: E402
-from tests.api.bunco_night import BuncoNight  # noqa: E402
+from tests.games.bunco.bunco_night import BuncoNight  # noqa: E402
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 LAPTOP: ViewportSize = {"width": 1366, "height": 900}

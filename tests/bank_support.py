@@ -8,12 +8,12 @@ from typing import Any, TypeVar
 import orjson
 
 from app.config import Settings
-from app.games import BadCommand, Game
 from app.games.bank import make_game
+from app.games.bank.rules import Join
+from app.games.registry import BadCommand, Game
+from app.games.seam import Event, RuleError, Rules, Sender
 from app.rooms import envelope as envelopes
 from app.rooms.room import Outcome, Room
-from app.rules.bank import Join
-from app.rules.base import Event, RuleError, Rules, Sender
 
 T = TypeVar("T")
 BANK: Game = make_game(Settings())

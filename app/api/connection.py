@@ -15,7 +15,7 @@ import secrets
 import time
 from typing import Protocol
 
-from app.rules.base import Sender
+from app.games.seam import Sender
 
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008

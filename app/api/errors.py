@@ -8,8 +8,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.bus.base import BusUnavailable
+from app.games.seam import RuleError
 from app.rooms.registry import RoomsFull, UnknownRoom
-from app.rules.base import RuleError
 
 STATUS = {
     "bad_request": 400,
@@ -18,7 +18,6 @@ STATUS = {
     "bad_roll_entry": 422,
     "unknown_game": 422,
     "unknown_room": 404,
-    "unknown_tournament": 404,
     "name_taken": 409,
     "not_in_lobby": 409,
     "room_full": 409,

@@ -19,10 +19,10 @@ from app.api.protocol import (
     RoomState,
 )
 from app.api.services import Services
-from app.games import BadCommand
+from app.games.registry import BadCommand
+from app.games.seam import PLAYER
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.tokens import hash_token, new_player_id, new_token
-from app.rules.base import PLAYER
 
 JOIN_TIMEOUT_SECONDS = 5.0
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -55,9 +55,10 @@ async def games(request: Request) -> list[GameOffered]:
 async def create_room(
     request: Request, body: Annotated[dict[str, Any] | None, Body()] = None
 ) -> RoomCreated:
-    """Create a game (`game`: one of this server's, default "bank", and that game's
-    options); the caller becomes its banker (keep `banker_token` secret)."""
-    token, state = await create_game(services_of(request), body or {}, "rooms", "bank")
+    """Create a game (`game`: one of this server's, by default the first one registered,
+    BANK!, and that game's options); the caller becomes its banker (keep `banker_token`
+    secret)."""
+    token, state = await create_game(services_of(request), body or {}, "rooms")
     return RoomCreated(code=state["code"], banker_token=token, state=state)
 
 
@@ -92,13 +93,14 @@ async def room_log(code: str, request: Request) -> RoomLog:
 
 # -- what the routes of every collection (rooms, tournaments) share --------------------------
 async def create_game(
-    services: Services, body: dict[str, Any], collection: str, default: str
+    services: Services, body: dict[str, Any], collection: str
 ) -> tuple[str, dict[str, Any]]:
-    """A new room of the body's `game`; its creator's token and its first state."""
-    game = services.games.get(str(body.get("game", default)))
+    """A new room of the body's `game` (by default the collection's first game); its
+    creator's token and its first state."""
+    hosted = [g.name for g in services.games if g.collection == collection]
+    game = services.games.get(str(body.get("game", hosted[0] if hosted else "")))
     if game is None or game.collection != collection:
-        hosted = ", ".join(g.name for g in services.games if g.collection == collection)
-        raise ApiError("bad_request", f"game: this server hosts {hosted} here.", 422)
+        raise ApiError("bad_request", f"game: this server hosts {', '.join(hosted)} here.", 422)
     try:
         options = game.create_options(body)
     except ValidationError as error:

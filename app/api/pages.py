@@ -6,9 +6,10 @@ own views from static/js/games/<game>/ by the state's `game`):
 - `/r/{code}`     the room page of a phone: join form, lobby, player or banker board;
                   its address is the join link that the QR code carries;
 - `/watch/{code}` the TV page for spectators (landscape, read only);
-- `/t/{code}`, `/watch/t/{code}`: the same two pages for a tournament.
+A game may bring pages at addresses of its own (its bundle's `routes`), served by
+the same shell through `page` and `qr` here.
 
-`/api/rooms/{code}/qr.svg` (`/api/tournaments/{code}/qr.svg`) draws the join link as
+`/api/rooms/{code}/qr.svg` draws the join link as
 a QR code, server-side with segno, so that the pages need no QR library;
 `POST /api/rooms/{code}/seat-qr.svg` draws a seat's link (`/r/{code}#token=...`, the
 banker hands a late seat to a phone) from the body, so the token is in no address.
@@ -60,18 +61,6 @@ async def watch_page(code: str) -> FileResponse:
     return page("watch.html")
 
 
-@router.get("/t/{code}")
-async def tournament_page(code: str) -> FileResponse:
-    """The phone page of one tournament: the same shell as a room's."""
-    return page("room.html")
-
-
-@router.get("/watch/t/{code}")
-async def tournament_watch_page(code: str) -> FileResponse:
-    """The TV page of one tournament."""
-    return page("watch.html")
-
-
 @router.get("/sw.js")
 async def service_worker() -> FileResponse:
     """The service worker, served from the root so that it may serve every page."""
@@ -93,12 +82,6 @@ async def room_qr(code: str, request: Request) -> Response:
     return await qr(request, code, "r", "room")
 
 
-@router.get("/api/tournaments/{code}/qr.svg")
-async def tournament_qr(code: str, request: Request) -> Response:
-    """The tournament's join link (/t/{code}) as an SVG QR code."""
-    return await qr(request, code, "t", "tournament")
-
-
 @router.post("/api/rooms/{code}/seat-qr.svg")
 async def seat_qr(code: str, request: Request, body: Annotated[Any, Body()] = None) -> Response:
     """A seat's link, `/r/{code}#token=<token>`, as a QR code (no-store: it opens a seat)."""
@@ -114,9 +97,9 @@ async def seat_qr(code: str, request: Request, body: Annotated[Any, Body()] = No
 async def known(request: Request, code: str, kind: str) -> str:
     code = code.upper()
     if not CODE.match(code):
-        raise ApiError(f"unknown_{kind}", f"No such {kind}.")
+        raise ApiError(f"unknown_{kind}", f"No such {kind}.", 404)
     if await request.app.state.services.registry.snapshot(code) is None:
-        raise ApiError(f"unknown_{kind}", f"No such {kind}.")
+        raise ApiError(f"unknown_{kind}", f"No such {kind}.", 404)
     return code
 
 

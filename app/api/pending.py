@@ -9,7 +9,7 @@ never collapsed, and waits here until its answer comes. The first answer for a k
 handed on (`claim`); any later one (pub/sub and the durable stream may both bring it)
 is dropped. The answer normally comes by pub/sub, published by the commit; the bus
 itself re-reads the rooms' durable answer streams after a break in its subscription
-(app/bus/redis_answers.py). For what is still missing, the sweeper, per room:
+(app/bus/redis/answers.py). For what is still missing, the sweeper, per room:
 - after `LOOK_AFTER` s (then every `LOOK_EVERY` s): asks the bus to read the room's
   answer stream again, then looks the command's `id` up in the room snapshot's
   `accepted` map (`{principal: {id: seq}}`) and answers `ack` with the recorded seq;
@@ -39,10 +39,10 @@ from typing import Protocol, runtime_checkable
 
 from app.bus.base import BusUnavailable
 from app.bus.shared import SharedBus
+from app.games.seam import Sender
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.outgoing import ack, refusal
 from app.rooms.registry import RoomRegistry, UnknownRoom
-from app.rules.base import Sender
 
 log = logging.getLogger("bankit.pending")
 

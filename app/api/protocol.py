@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api import jsontext
-from app.rules.names import MAX_NAME
+from app.games.names import MAX_NAME
 
 MAX_ID = 64
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from app.api.hub import Hub
 from app.bus.base import Bus
 from app.config import Settings
-from app.games import GameRegistry
+from app.games.registry import GameRegistry
 from app.rooms.registry import RoomRegistry
 
 

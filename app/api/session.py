@@ -25,11 +25,11 @@ from app.api.connection import (
 from app.api.protocol import BadMessage, read_message
 from app.api.services import Services
 from app.bus.base import BusUnavailable
+from app.games.seam import PLAYER, SPECTATOR, Sender
 from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
 from app.rooms.outgoing import error_text, pong, welcome
 from app.rooms.registry import UnknownRoom
 from app.rooms.tokens import hash_token
-from app.rules.base import PLAYER, SPECTATOR, Sender
 
 log = logging.getLogger("bankit.session")
 

@@ -73,7 +73,7 @@ class StarletteWire:
 
 @router.websocket("/ws/{collection}/{code}")
 async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
-    """`/ws/rooms/{code}` and `/ws/tournaments/{code}`: one endpoint for every game."""
+    """`/ws/{collection}/{code}`: one endpoint for every game of every collection."""
     services: Services = websocket.app.state.services
     await websocket.accept()
     wire = StarletteWire(websocket)

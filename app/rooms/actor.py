@@ -19,13 +19,13 @@ from collections.abc import Callable
 import orjson
 
 from app.bus.base import Bus, BusUnavailable, Frame, Reply
+from app.games.seam import Chance, Effect
 from app.rooms import envelope as envelopes
 from app.rooms import outgoing
 from app.rooms.chance import FairChance
 from app.rooms.effects import Effects, Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.room import Outcome, Room
-from app.rules.base import Chance, Effect
 
 log = logging.getLogger("bankit.actor")
 

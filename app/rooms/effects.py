@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from app.rules.base import Effect
+from app.games.seam import Effect
 
 log = logging.getLogger("bankit.effects")
 

@@ -16,7 +16,7 @@ import orjson
 from app.bus.base import Bus, DurableBus
 from app.bus.shared import SharedBus
 from app.config import Settings
-from app.games import Game, GameRegistry
+from app.games.registry import Game, GameRegistry
 from app.rooms import envelope as envelopes
 from app.rooms.actor import RoomActor, now_ms
 from app.rooms.effects import Effects

@@ -16,7 +16,8 @@ from typing import Any
 import orjson
 
 from app.bus.base import Frame
-from app.games import BadCommand, Game
+from app.games.registry import BadCommand, Game
+from app.games.seam import Chance, Effect, Event, RuleError, Rules, Sender, Undo
 from app.rooms import outgoing
 from app.rooms.envelope import (
     CommandEnvelope,
@@ -27,7 +28,6 @@ from app.rooms.envelope import (
 )
 from app.rooms.eventlog import GENESIS, make_entry
 from app.rooms.timeline import Barred, Timeline
-from app.rules.base import Chance, Effect, Event, RuleError, Rules, Sender, Undo
 
 
 @dataclass(slots=True)

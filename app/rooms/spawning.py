@@ -2,7 +2,7 @@
 
 `create_room` data: {"game", "options", "seats": [{"player_id", "name"}], "code"?}.
 The new room is the source room's child (`parent`: it reports to it, and its game
-may take the server's own options, e.g. a tournament table's). Its creator is the
+may take the server's own options, e.g. a table another room deals). Its creator is the
 source room's creator (their tokens open it the same way); each seat opens for the
 token that opened it in the source room, and the source's other players' tokens
 open it as a spectator's. The source room is then told the new room's code with the
@@ -24,10 +24,10 @@ import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from app.games.seam import SPECTATOR, SYSTEM, Effect
 from app.rooms.effects import Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import CODE_ALPHABET, CODE_LENGTH, RoomRegistry, UnknownRoom
-from app.rules.base import SPECTATOR, SYSTEM, Effect
 
 
 def codes_for(effect_id: str, wish: str | None = None) -> Iterator[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
-from app.rules.base import Event, Rules
+from app.games.seam import Event, Rules
 
 S = TypeVar("S")
 

@@ -14,8 +14,8 @@ import pytest
 
 from app.bus.base import Frame
 from app.bus.memory import MemoryBus
-from app.bus.redis import RedisBus
-from app.bus.sqlite import SqliteBus
+from app.bus.redis.bus import RedisBus
+from app.bus.sqlite.bus import SqliteBus
 from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
 

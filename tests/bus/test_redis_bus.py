@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-import app.bus.redis_subscriber as redis_subscriber
+import app.bus.redis.subscriber as redis_subscriber
 from app.bus.base import BusUnavailable, Frame, Reply
-from app.bus.redis import RedisBus, decode_frames, encode_frames
+from app.bus.redis.bus import RedisBus, decode_frames, encode_frames
 from tests.bus.conftest import Recorder, new_code, until
 from tests.redis_server import RedisServer
 
@@ -215,7 +215,7 @@ async def test_the_shared_connection_keeps_replies_in_order_past_a_timeout(
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
-    from app.bus.redis_mux import Multiplexer
+    from app.bus.redis.mux import Multiplexer
 
     mux = Multiplexer(ConnectionPool.from_url(redis_server.url, protocol=2), timeout=1.0)
     try:

@@ -11,11 +11,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-import app.bus.redis_subscriber as redis_subscriber
+import app.bus.redis.subscriber as redis_subscriber
 from app.bus.base import BusUnavailable, Frame, Reply
-from app.bus.redis import RedisBus
-from app.bus.redis_cluster import ClusterRouter, cluster_seeds
-from app.bus.redis_wire import key
+from app.bus.redis.bus import RedisBus
+from app.bus.redis.cluster import ClusterRouter, cluster_seeds
+from app.bus.redis.wire import key
 from tests.bus.conftest import Recorder, new_code, until
 from tests.redis_cluster import RedisCluster
 

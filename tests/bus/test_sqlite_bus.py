@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.bus.base import BusUnavailable, Frame
-from app.bus.sqlite import DataDirInUse, SqliteBus
+from app.bus.sqlite.bus import DataDirInUse, SqliteBus
 from tests.bus.conftest import Recorder, new_code
 
 

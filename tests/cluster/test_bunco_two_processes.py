@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import httpx
 
-from tests.api.bunco_night import assert_bunco_replays, play_night
-from tests.api.test_bunco_bell_race import race, racing_night
-from tests.api.test_bunco_night import CLASSIC_NIGHT, assert_classic_result, classic_night
 from tests.cluster.conftest import verify_chain
+from tests.games.bunco.bunco_night import assert_bunco_replays, play_night
+from tests.games.bunco.test_bunco_bell_race import race, racing_night
+from tests.games.bunco.test_bunco_night import CLASSIC_NIGHT, assert_classic_result, classic_night
 
 
 async def test_a_night_played_through_two_processes_ends_on_one_state(make_cluster) -> None:  # type: ignore[no-untyped-def]

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from app.bus.redis_wire import key
+from app.bus.redis.wire import key
 from tests.client import Client, Table
 from tests.race import race
 from tests.redis_cluster import RedisCluster

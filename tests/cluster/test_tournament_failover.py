@@ -8,7 +8,7 @@ sends `next` there: process 1 adopts the tournament (a command arrived, or its w
 saw the lapsed lease) and game 2 is played on it. Nothing acknowledged is lost: every
 acked command's event is in its log, once.
 
-2 games of 3 rounds (tests/tournaments/support.py: 20 each before round 3, then the
+2 games of 3 rounds (tests/games/tournament/support.py: 20 each before round 3, then the
 round-3 bank after roll 1..5: 10, 20, 30, 60, 70):
     game 1 (Ann..Eve)  Ann 90, Bob 50 = Cy 50 (reroll 7 v 7, then 12 v 3: Bob 2nd),
                        Dee 40, Eve 20                    points 3, 2, 1.5, 1, 0.5
@@ -26,7 +26,7 @@ import httpx
 
 from app.rooms.eventlog import verify
 from tests.client import Client
-from tests.tournaments.support import (
+from tests.games.tournament.support import (
     Seat,
     Tourney,
     connect_tournament,

@@ -17,10 +17,10 @@ import httpx
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.api.bunco_night import BuncoNight
 from tests.e2e.conftest import TV, Table
 from tests.e2e.test_bunco_night import open_seat
 from tests.e2e.test_phone import audit
+from tests.games.bunco.bunco_night import BuncoNight
 
 pytestmark = pytest.mark.e2e
 

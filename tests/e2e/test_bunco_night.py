@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.api.bunco_night import BuncoNight
 from tests.e2e.conftest import PHONE, TV, Table
 from tests.e2e.test_phone import audit
+from tests.games.bunco.bunco_night import BuncoNight
 
 pytestmark = pytest.mark.e2e
 

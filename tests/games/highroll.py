@@ -15,8 +15,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from app.config import Settings
-from app.games import Game
-from app.rules.base import (
+from app.games.names import clean_name
+from app.games.registry import Game
+from app.games.seam import (
     NO_SEATING,
     STRICT,
     Chance,
@@ -28,7 +29,6 @@ from app.rules.base import (
     Sender,
     UndoPolicy,
 )
-from app.rules.names import clean_name
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,13 +16,13 @@ import pytest
 
 from app.bus.memory import MemoryBus
 from app.config import Settings
-from app.games import GameRegistry
+from app.games.registry import GameRegistry
+from app.games.seam import Effect
 from app.rooms.effects import Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.eventlog import verify
 from app.rooms.registry import RoomRegistry
 from app.rooms.spawning import Spawner
-from app.rules.base import Effect
 from tests.bus.conftest import Recorder, until
 from tests.games.highroll import make_game
 

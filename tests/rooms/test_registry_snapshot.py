@@ -14,9 +14,9 @@ from typing import Any
 import orjson
 
 from app.bus.base import Frame
-from app.bus.sqlite import SqliteBus, file_of
+from app.bus.sqlite.bus import SqliteBus, file_of
 from app.config import Settings
-from app.games import GameRegistry
+from app.games.registry import GameRegistry
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import RoomRegistry
 

@@ -12,10 +12,10 @@ import orjson
 import pytest
 
 from app.bus.base import Frame
+from app.games.bank.rules import BankRules
 from app.rooms.eventlog import GENESIS, chain, verify
 from app.rooms.room import Outcome, Room
 from app.rooms.timeline import Timeline
-from app.rules.bank import BankRules
 from tests.bank_support import BANK, handle
 
 NOW = 1_700_000_000_000
@@ -151,7 +151,7 @@ def test_the_create_event_is_seq_one_and_starts_the_hash_chain() -> None:
 
 
 def test_bad_options_are_refused_at_create() -> None:
-    from app.rules.base import RuleError
+    from app.games.seam import RuleError
 
     with pytest.raises(RuleError) as info:
         Room.create("K7QF", BANK, {"rounds": 0}, [BANKER_HASH], NOW, 8)

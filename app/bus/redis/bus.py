@@ -1,0 +1,337 @@
+"""The many-process backplane: rooms, inboxes, ownership and fan-out in Redis.
+
+Every key and channel of a room carries the room as a hash tag (`bankit:{K7QF}:…`),
+so one room's keys live on one Redis Cluster slot and each script touches one slot:
+- `snap` (string) the room snapshot, `log` (list) the event log, `cursor` (string) the
+  id of the last stream entry the snapshot includes;
+- `cmds` (stream) the room's single ordered inbox: `submit` is an XADD, so arrival
+  at Redis decides the order, whichever process the command came through;
+- `epoch` (counter) and `lease` (`"<epoch> <node>"`, SET NX PX): one owner at a time,
+  and `commit` (one Lua script) writes only while the caller's lease is the current
+  one, so an owner that stalled past its lease can never write after a takeover;
+- `tail` (string) the last published frames message, replayed after a subscription
+  reconnects (pub/sub loses what is published while a subscriber is away);
+- `answers` (stream) every command's answer, written by the commit script itself
+  (app/bus/redis/answers.py), so that no answer is lost with a pub/sub message;
+- channel `bankit:{CODE}:frames`: one message per commit, published by the commit
+  script itself, so frames go out once, in commit order, and only if persisted.
+
+Each process has its own channel `bankit:node:{<node id>}` for command answers
+(`R`) and for "new commands in your room" pokes (`P`), so owners need no blocking
+XREAD per room: one subscriber connection per process carries everything
+(app/bus/redis/subscriber.py; the owners' wait: app/bus/redis/inbox.py).
+Every Redis failure surfaces as `BusUnavailable`; the subscriber reconnects by
+itself with capped backoff.
+
+On Redis Cluster (`redis+cluster://h:p,h:p…`, or `cluster=True`) the same keys and
+scripts run, each on its room's slot's master (app/bus/redis/cluster.py), channels
+are shard channels (`SPUBLISH`; one subscriber per master: app/bus/redis/shards.py),
+and what a script may not publish (to another slot) the bus publishes right after it:
+pokes after `submit`, answers after `commit` (durable in the room's answer stream
+anyway). See docs/architecture-redis.md, "Redis Cluster".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import Any, TypeVar
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.redis.answers import ANSWERS_KEPT, Answers, answer_args
+from app.bus.redis.cluster import SCHEME, ClusterRouter, cluster_seeds
+from app.bus.redis.inbox import READ_COUNT, Inbox
+from app.bus.redis.mux import Multiplexer
+from app.bus.redis.nodes import alive_key, lapsed, live
+from app.bus.redis.shards import ShardedSubscriber
+from app.bus.redis.subscriber import Subscriber
+from app.bus.redis.wire import (
+    CLAIM,
+    COMMIT,
+    COMMIT_KEYS,
+    COMMIT_SHARDED,
+    CREATE,
+    RELEASE,
+    RENEW,
+    SUBMIT,
+    SUBMIT_SHARDED,
+    decode_frames,
+    encode_frames,
+    key,
+    node_channel,
+)
+
+__all__ = ["RedisBus", "decode_frames", "encode_frames", "key", "node_channel"]
+
+T = TypeVar("T")
+FAILURES = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
+ROOM_PARTS = ("snap", "log", "cursor", "cmds", "tail", "lease", "answers")
+
+
+class RedisBus:
+    """The `Bus` of many processes; see the module docstring for the keys it keeps."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        lease_seconds: float = 1.5,
+        room_ttl_seconds: float = 6 * 3600,
+        node_ttl_seconds: float = 5.0,
+        command_timeout: float = 2.0,
+        cluster: bool = False,
+        on_error: Callable[[], None] | None = None,
+        on_fanout: Callable[[float], None] | None = None,
+    ) -> None:
+        self.node_id = "n-" + secrets.token_hex(6)
+        self.lease_ms = int(lease_seconds * 1000)
+        self.ttl_ms = int(room_ttl_seconds * 1000)
+        self.node_ttl_ms = int(node_ttl_seconds * 1000)
+        self._on_error = on_error or (lambda: None)
+        self.cluster = cluster or url.startswith(SCHEME)
+        plain, seeds = cluster_seeds(url) if self.cluster else (url, [])
+        # No automatic retries: a retried XADD or commit could run twice. RESP2, whose
+        # reply shapes (and plain pub/sub messages) are the same in every redis-py.
+        self._redis = aioredis.Redis.from_url(
+            plain,
+            protocol=2,
+            socket_timeout=command_timeout,
+            socket_connect_timeout=command_timeout,
+            retry=Retry(NoBackoff(), 0),
+        )
+        pool, channel = self._redis.connection_pool, node_channel(self.node_id)
+        hooks: dict[str, Any] = {
+            "on_poke": self._poke,
+            "on_restored": self._restored,
+            "on_error": self._on_error,
+            "on_fanout": on_fanout,
+        }
+        self._mux: Multiplexer | ClusterRouter
+        self._subscriber: Subscriber | ShardedSubscriber
+        self._router: ClusterRouter | None = None
+        if self.cluster:
+            self._mux = self._router = router = ClusterRouter(seeds, pool, command_timeout)
+            self._subscriber = ShardedSubscriber(router, channel, self._many, **hooks)
+        else:
+            self._mux = Multiplexer(pool, command_timeout)
+            self._subscriber = Subscriber(pool, channel, self._many, **hooks)
+        self._submit_script = SUBMIT_SHARDED if self.cluster else SUBMIT
+        self._commit_script = COMMIT_SHARDED if self.cluster else COMMIT
+        self._publish = "SPUBLISH" if self.cluster else "PUBLISH"
+        self._inbox = Inbox(self._xread, lambda: self._subscriber.generation)
+        self._connected = self._subscriber.connected
+        self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
+        self._listener: asyncio.Task[None] | None = None
+        self._answers = Answers(self.node_id, self._mux.execute, self._call)
+
+    # -- life -----------------------------------------------------------------------
+    async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:
+        self._subscriber.on_frame, self._subscriber.on_reply = on_frame, on_reply
+        self._answers.on_reply = on_reply
+        listen = self._subscriber.listen_forever()
+        self._listener = asyncio.create_task(listen, name="redis-subscriber")
+        with contextlib.suppress(TimeoutError):  # start anyway: it keeps retrying
+            async with asyncio.timeout(2):
+                await self._connected.wait()
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.gather(self._listener, return_exceptions=True)
+        self._answers.close()
+        await self._mux.close()
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
+    async def ready(self) -> bool:
+        if not self._connected.is_set():
+            return False
+        try:
+            async with asyncio.timeout(1):
+                return bool(await self._mux.execute("PING") == b"PONG")
+        except Exception:  # noqa: BLE001 - whatever fails, the answer is "not ready"
+            return False
+
+    @property
+    def up_for(self) -> float:
+        """Seconds since the subscriber last (re)connected; 0 while it is down."""
+        return time.monotonic() - self._subscriber.up_since if self._connected.is_set() else 0.0
+
+    async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
+        """Run one Redis call; every connection failure becomes `BusUnavailable`."""
+        try:
+            return await make()
+        except FAILURES as error:
+            self._on_error()
+            raise BusUnavailable(str(error) or type(error).__name__) from error
+
+    # -- room records -----------------------------------------------------------------
+    async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
+        keys = [key(code, p) for p in ROOM_PARTS]
+        args = [snapshot, first_entry, self.ttl_ms]
+        return bool(await self._call(lambda: self._mux.script(CREATE, keys, args)))
+
+    async def load_snapshot(self, code: str) -> bytes | None:
+        return await self._call(lambda: self._mux.execute("GET", key(code, "snap")))
+
+    async def load_log(self, code: str) -> list[bytes]:
+        return await self._call(lambda: self._mux.execute("LRANGE", key(code, "log"), 0, -1))
+
+    async def load_cursor(self, code: str) -> str:
+        raw = await self._call(lambda: self._mux.execute("GET", key(code, "cursor")))
+        return raw.decode() if raw else "0"
+
+    async def delete_room(self, code: str) -> None:
+        parts = (*ROOM_PARTS, "epoch")
+        gone = encode_frames("", [Frame(GONE, 0, "")])
+        await self._call(lambda: self._mux.execute("DEL", *(key(code, p) for p in parts)))
+        await self._call(lambda: self._mux.execute(self._publish, key(code, "frames"), gone))
+        self._forget_owned(code)
+
+    # -- ownership -------------------------------------------------------------------
+    def _lease(self, epoch: int) -> str:
+        return f"{epoch} {self.node_id}"
+
+    async def claim(self, code: str) -> int | None:
+        keys = [key(code, "snap"), key(code, "lease"), key(code, "epoch")]
+        args = [self.node_id, self.lease_ms, self.ttl_ms]
+        epoch = int(await self._call(lambda: self._mux.script(CLAIM, keys, args)))
+        if epoch <= 0:
+            return None
+        self._inbox.read_now(code)
+        return epoch
+
+    async def renew(self, code: str, epoch: int) -> bool:
+        committed = self._committed.get(code)
+        if committed is not None and time.monotonic() - committed < self.lease_ms / 3000:
+            return True  # a commit just now pushed the lease's expiry: nothing to do
+        args = [self._lease(epoch), self.lease_ms]
+        lease = [key(code, "lease")]
+        renewed = bool(await self._call(lambda: self._mux.script(RENEW, lease, args)))
+        if not renewed:
+            self._forget_owned(code)
+        return renewed
+
+    async def release(self, code: str, epoch: int) -> None:
+        self._forget_owned(code)
+        args = [self._lease(epoch)]
+        await self._call(lambda: self._mux.script(RELEASE, [key(code, "lease")], args))
+
+    def _forget_owned(self, code: str) -> None:
+        self._inbox.forget(code)
+        self._committed.pop(code, None)
+
+    # -- commands --------------------------------------------------------------------
+    def submit_nowait(self, code: str, envelope: bytes) -> bool:
+        return False  # the inbox is a Redis stream: a command always crosses the network
+
+    async def submit(self, code: str, envelope: bytes) -> None:
+        keys = [key(code, "snap"), key(code, "cmds"), key(code, "lease")]
+        args = [envelope, self.node_id, self.ttl_ms, code]
+        reply = await self._call(lambda: self._mux.script(self._submit_script, keys, args))
+        if reply is None:
+            raise KeyError(code)
+        owner, entry_id = reply
+        self._answers.submitted(code, entry_id.decode())
+        if owner == self.node_id.encode():
+            self._poke(code)
+        elif owner and self._router is not None:  # the script could not: another slot
+            poke = (node_channel(owner.decode()), b"P" + code.encode())
+            self._router.publish_soon([poke], self._on_error)
+
+    def _poke(self, code: str) -> None:
+        self._inbox.poke(code)
+
+    def _restored(self) -> None:
+        """The subscription is back: owners re-read, and lost answers are sought."""
+        self._inbox.wake_all()
+        self._answers.restored()
+
+    async def read_commands(
+        self, code: str, after: str, block_ms: int | None
+    ) -> list[tuple[str, bytes]]:
+        return await self._inbox.read(code, after, block_ms)
+
+    async def _xread(self, code: str, after: str) -> list[tuple[str, bytes]]:
+        stream = key(code, "cmds")
+        reply = await self._call(
+            lambda: self._mux.execute("XREAD", "COUNT", READ_COUNT, "STREAMS", stream, after)
+        )
+        if not reply:
+            return []
+        return [(entry_id.decode(), fields[1]) for entry_id, fields in reply[0][1]]
+
+    async def commit(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
+    ) -> bool:
+        keys = [key(code, part) for part in COMMIT_KEYS]
+        message = encode_frames(cursor, frames) if frames else b""
+        head = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, message]
+        args = [*head, key(code, "frames"), ANSWERS_KEPT, len(entries), *entries]
+        args += answer_args(replies)
+        script = self._commit_script
+        done = bool(await self._call(lambda: self._mux.script(script, keys, args)))
+        if not done:
+            self._forget_owned(code)
+            return False
+        self._committed[code] = time.monotonic()  # answers went out in the script…
+        if replies and self._router is not None:  # …except on Redis Cluster: other slots
+            # Sent with the next write, not awaited. A lost one is only counted: the
+            # answer is durable in the room's answer stream (read by the pending table),
+            # as a lost poke is covered by the owners' periodic re-read.
+            self._router.publish_soon(
+                [
+                    (node_channel(r.node), b"R" + r.key.encode() + b"\n" + r.payload)
+                    for r in replies
+                ],
+                self._on_error,
+            )
+        return True
+
+    # -- nodes (heartbeats, for dropping the presence a dead process left behind) -------
+    async def heartbeat(self) -> None:
+        alive = alive_key(self.node_id)
+        await self._call(lambda: self._mux.execute("SET", alive, b"1", "PX", self.node_ttl_ms))
+
+    async def live_nodes(self, nodes: Collection[str]) -> set[str]:
+        return await live(self._many, nodes)
+
+    async def unowned(self, codes: Collection[str]) -> list[str]:
+        return await lapsed(self._many, codes)
+
+    # -- fan-out ---------------------------------------------------------------------
+    async def subscribe(self, code: str) -> None:
+        """Return once the room's channel is subscribed (so no later frame is missed)."""
+        await self._subscriber.subscribe(code)
+
+    async def unsubscribe(self, code: str) -> None:
+        await self._subscriber.unsubscribe(code)
+
+    async def recover_answers(self, code: str) -> int:
+        """Hand on again this node's answers kept in the room's stream since the last read
+        (app/bus/redis/answers.py): those pub/sub lost. The hub drops those it already had."""
+        return await self._answers.recover(code)
+
+    async def _many(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Several commands written at once (the multiplexer pipelines them)."""
+
+        async def run() -> list[Any]:
+            return list(await asyncio.gather(*(self._mux.execute(*c) for c in commands)))
+
+        return await self._call(run)

@@ -1,0 +1,163 @@
+"""The Redis backplane's wire: key and channel names, the frames message, the Lua scripts.
+
+Every key and channel of a room carries the room code as a hash tag (`{CODE}`), so
+a room's keys share one Redis Cluster slot and each script touches one slot. The room's
+`answers` stream (`bankit:{CODE}:answers`) is one of them: see app/bus/redis/answers.py.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from app.bus.base import Frame
+
+
+def key(code: str, part: str) -> str:
+    return f"bankit:{{{code}}}:{part}"
+
+
+def node_channel(node: str) -> str:
+    return f"bankit:node:{{{node}}}"
+
+
+def encode_frames(cursor: str, frames: Sequence[Frame]) -> bytes:
+    """`F<cursor> <commit µs> <n>\\n` then per frame `<kind> <seq> <bytes>\\n<text>`."""
+    parts = [f"F{cursor} {time.time_ns() // 1000} {len(frames)}\n".encode()]
+    for frame in frames:
+        text = frame.text.encode()
+        parts.append(f"{frame.kind} {frame.seq} {len(text)}\n".encode())
+        parts.append(text)
+    return b"".join(parts)
+
+
+def decode_frames(data: bytes) -> tuple[str, int, list[Frame]]:
+    """The cursor, the commit time (µs since the epoch) and the frames of a message."""
+    end = data.index(b"\n")
+    cursor, stamp, count = data[1:end].decode().split(" ")
+    frames, at = [], end + 1
+    for _ in range(int(count)):
+        end = data.index(b"\n", at)
+        kind, seq, size = data[at:end].decode().split(" ")
+        at = end + 1 + int(size)
+        frames.append(Frame(kind, int(seq), data[end + 1 : at].decode()))
+    return cursor, int(stamp), frames
+
+
+def cursor_key(cursor: str) -> tuple[int, int]:
+    """Stream ids compare as (milliseconds, sequence)."""
+    ms, _, seq = cursor.partition("-")
+    return int(ms or 0), int(seq or 0)
+
+
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('SET', KEYS[3], '0', 'PX', ARGV[3])
+return 1
+"""
+
+CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local epoch = redis.call('INCR', KEYS[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+redis.call('SET', KEYS[2], epoch .. ' ' .. ARGV[1], 'PX', ARGV[2])
+return epoch
+"""
+
+RENEW = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+# The poke goes to the lease holder's node channel; the caller pokes itself locally.
+# Returns {owner or '', the command's stream id} (the id dates it, for answers).
+SUBMIT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local lease = redis.call('GET', KEYS[3])
+if not lease then return {'', id} end
+local owner = string.match(lease, ' (.*)$')
+if owner ~= ARGV[2] then
+  redis.call('PUBLISH', 'bankit:node:{' .. owner .. '}', 'P' .. ARGV[4])
+end
+return {owner, id}
+"""
+
+COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers")
+# KEYS: lease snap log cursor cmds tail epoch answers
+# ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, answers maxlen,
+#       n entries, entries..., then (node, key, payload) per answer.
+# Each answer is kept in the room's answer stream (same slot) and published to its node's
+# channel here, so it exists, and goes out, iff the commit happened.
+COMMIT = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local ttl = ARGV[3]
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
+local n = tonumber(ARGV[9])
+if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 10, 9 + n)) end
+redis.call('PEXPIRE', KEYS[3], ttl)
+redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
+redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
+redis.call('PEXPIRE', KEYS[5], ttl)
+redis.call('PEXPIRE', KEYS[7], ttl)
+if ARGV[6] ~= '' then
+  redis.call('SET', KEYS[6], ARGV[6], 'PX', ttl)
+  redis.call('PUBLISH', ARGV[7], ARGV[6])
+end
+local at = 10 + n
+if at <= #ARGV then
+  while at <= #ARGV do
+    local node, k, payload = ARGV[at], ARGV[at + 1], ARGV[at + 2]
+    redis.call('XADD', KEYS[8], 'MAXLEN', '~', ARGV[8], '*', 'n', node, 'k', k,
+      'p', payload)
+    redis.call('PUBLISH', 'bankit:node:{' .. node .. '}', 'R' .. k .. '\\n' .. payload)
+    at = at + 3
+  end
+  redis.call('PEXPIRE', KEYS[8], ttl)
+end
+return 1
+"""
+
+
+def _sharded(script: str, replace: dict[str, str]) -> str:
+    """A script's Redis Cluster variant; fails at import if a replaced line went missing."""
+    for old, new in replace.items():
+        if script.count(old) != 1:
+            raise ValueError(f"not once in the script: {old!r}")
+        script = script.replace(old, new)
+    return script
+
+
+# On Redis Cluster a script may publish only to a shard channel of its own slot: the
+# room's frames (SPUBLISH, same slot) stay in COMMIT; pokes and answers go to node
+# channels of other slots, so the bus SPUBLISHes them itself right after the script
+# (app/bus/redis/bus.py). Answers are still XADDed in the script: durable either way.
+SUBMIT_SHARDED = _sharded(
+    SUBMIT,
+    {
+        "if owner ~= ARGV[2] then\n"
+        "  redis.call('PUBLISH', 'bankit:node:{' .. owner .. '}', 'P' .. ARGV[4])\n"
+        "end\n": ""
+    },
+)
+COMMIT_SHARDED = _sharded(
+    COMMIT,
+    {
+        "redis.call('PUBLISH', ARGV[7], ARGV[6])": "redis.call('SPUBLISH', ARGV[7], ARGV[6])",
+        "    redis.call('PUBLISH', 'bankit:node:{' .. node .. '}',"
+        " 'R' .. k .. '\\n' .. payload)\n": "",
+    },
+)

@@ -1,0 +1,214 @@
+"""The one-process backplane that keeps its rooms on disk: LocalBus plus an SQLite file.
+
+Inboxes, ownership and fan-out live in this process's memory (app/bus/local.py); the
+room records (snapshot, cursor, log) are rows of one SQLite file in WAL mode
+(app/bus/sqlite/file.py), so a restart (or a crash) loses no acknowledged command.
+Reads use a second connection, which sees only committed transactions. See
+docs/storage.md.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.local import Live, LocalBus
+from app.bus.sqlite.file import (
+    SCHEMA,
+    Checkpointer,
+    DataDirInUse,
+    Synchronous,
+    Writer,
+    connect,
+    file_of,
+)
+
+__all__ = ["DataDirInUse", "SqliteBus", "file_of"]
+
+
+@dataclass
+class _Stored(Live):
+    """A stored room as this process runs it: how long its log is on disk."""
+
+    log_len: int = 0
+
+
+def _after(cursor: str) -> int:
+    """The inbox counter to resume from: the stored cursor when it is one of ours."""
+    return int(cursor) if cursor.isdigit() else 0
+
+
+class SqliteBus(LocalBus[_Stored]):
+    """MemoryBus's semantics, with each room's record written through to SQLite."""
+
+    def __init__(
+        self,
+        path: Path,
+        synchronous: Synchronous = "NORMAL",
+        threaded: bool | None = None,
+    ) -> None:
+        super().__init__("sql-")
+        self.path = Path(path)
+        self.synchronous: Synchronous = synchronous
+        self.threaded = synchronous == "FULL" if threaded is None else threaded
+        self._writer: Writer | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._lock: IO[bytes] | None = None
+        self._checkpointer: Checkpointer | None = None
+
+    # -- lifecycle -------------------------------------------------------------------
+    async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:
+        await super().start(on_frame, on_reply)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = self._take_lock()
+        conn = connect(self.path, self.synchronous)
+        conn.executescript(SCHEMA)
+        self._writer = Writer(conn, self.threaded)
+        self._reader = connect(self.path, self.synchronous)
+        self._checkpointer = Checkpointer(self.path, self.synchronous, self._writer)
+        self._checkpointer.start()
+        for code, cursor, log_len in self._reader.execute(
+            "SELECT code, cursor, log_len FROM rooms"
+        ):
+            self._rooms[code] = _Stored(log_len=log_len, submitted=_after(cursor))
+
+    def _take_lock(self) -> IO[bytes]:
+        lock = open(str(self.path) + ".lock", "wb")  # noqa: SIM115 (held until close)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            raise DataDirInUse(f"{self.path} is used by another process") from None
+        return lock
+
+    async def close(self) -> None:
+        self._rooms.clear()
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
+            self._checkpointer = None
+        if self._writer is not None:
+            await self._writer.close()
+            self._writer = None
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    async def ready(self) -> bool:
+        return self._writer is not None
+
+    @property
+    def checkpoints(self) -> int:
+        """WAL checkpoints the checkpointer ran so far."""
+        return self._checkpointer.checkpoints if self._checkpointer else 0
+
+    @property
+    def truncations(self) -> int:
+        """Times the checkpointer emptied a WAL that steady writes kept from starting over."""
+        return self._writer.truncations if self._writer else 0
+
+    @property
+    def transactions(self) -> int:
+        """Write transactions so far (with group commit, fewer than commits)."""
+        return self._writer.transactions if self._writer else 0
+
+    def pragma(self, name: str) -> tuple[object, object]:
+        """A setting as the writing and the reading connection see it (for tests, ops)."""
+        writer, reader = self._db()
+        pragma = f"PRAGMA {name}"
+        return writer.conn.execute(pragma).fetchone()[0], reader.execute(pragma).fetchone()[0]
+
+    def _db(self) -> tuple[Writer, sqlite3.Connection]:
+        if self._writer is None or self._reader is None:
+            raise RuntimeError("SqliteBus is not started")
+        return self._writer, self._reader
+
+    # -- room records ----------------------------------------------------------------
+    async def stored_rooms(self) -> list[str]:
+        _, reader = self._db()
+        return [code for (code,) in reader.execute("SELECT code FROM rooms ORDER BY code")]
+
+    async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
+        writer, _ = self._db()
+        if code in self._rooms:
+            return False
+        self._rooms[code] = _Stored(log_len=1)
+
+        def insert(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO rooms VALUES (?, ?, '0', 1)", (code, snapshot))
+            conn.execute("INSERT INTO entries VALUES (?, 0, ?)", (code, first_entry))
+
+        try:
+            await writer.run(insert)
+        except BusUnavailable:  # not on cancellation: the queued write still lands
+            self._rooms.pop(code, None)
+            raise
+        return True
+
+    async def load_snapshot(self, code: str) -> bytes | None:
+        _, reader = self._db()
+        row = reader.execute("SELECT snapshot FROM rooms WHERE code = ?", (code,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    async def load_log(self, code: str) -> list[bytes]:
+        _, reader = self._db()
+        rows = reader.execute("SELECT entry FROM entries WHERE code = ? ORDER BY n", (code,))
+        return [bytes(entry) for (entry,) in rows]
+
+    async def load_cursor(self, code: str) -> str:
+        _, reader = self._db()
+        row = reader.execute("SELECT cursor FROM rooms WHERE code = ?", (code,)).fetchone()
+        return str(row[0]) if row else "0"
+
+    async def delete_room(self, code: str) -> None:
+        writer, _ = self._db()
+        known = self._rooms.pop(code, None) is not None
+
+        def delete(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM entries WHERE code = ?", (code,))
+            conn.execute("DELETE FROM rooms WHERE code = ?", (code,))
+
+        await writer.run(delete)
+        await writer.vacuum()
+        if known:
+            self._gone(code)
+
+    # -- commands (the inbox and ownership are LocalBus's) -------------------------
+    async def commit(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
+    ) -> bool:
+        writer, _ = self._db()
+        live = self._owner(code, epoch)
+        if live is None:
+            return False
+        first, live.log_len = live.log_len, live.log_len + len(entries)
+        rows = [(code, first + n, entry) for n, entry in enumerate(entries)]
+
+        def store(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE rooms SET snapshot = ?, cursor = ?, log_len = ? WHERE code = ?",
+                (snapshot, cursor, first + len(rows), code),
+            )
+            conn.executemany("INSERT INTO entries VALUES (?, ?, ?)", rows)
+
+        try:
+            await writer.run(store)
+        except BusUnavailable:  # nothing was stored: the next commit reuses these places
+            live.log_len = first  # (a cancelled waiter's write still lands: keep the count)
+            raise
+        self._publish(code, frames, replies)
+        return True

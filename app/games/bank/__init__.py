@@ -1,0 +1,59 @@
+"""BANK! as a game of this server: its rules, its create options, its commands."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.config import Settings
+from app.games.bank.rules import (
+    MAX_ROUNDS,
+    AddBanker,
+    Bank,
+    BankRules,
+    Join,
+    Kick,
+    Lock,
+    PlayAgain,
+    Roll,
+    Spawned,
+    Start,
+    Unbank,
+)
+from app.games.registry import Game
+
+
+class CreateBank(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+    game: Literal["bank"] = "bank"
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 20
+    roll_entry: Literal["banker", "roller", "virtual"] = "banker"
+
+
+class TableLink(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    game: Annotated[int, Field(ge=1)]
+    table: Annotated[int, Field(ge=1)]
+
+
+class CreateTable(CreateBank):
+    """A room the server creates (a `create_room` effect): a tournament's table, or the
+    next game of a room played again (`parent` is then that room; `no_phone`: its seats
+    that have no phone)."""
+
+    parent: str
+    tournament: TableLink | None = None
+    no_phone: list[str] | None = None
+
+
+def make_game(settings: Settings) -> Game:
+    return Game(
+        name="bank",
+        title="BANK!",
+        rules=BankRules(settings.max_players),
+        options=CreateBank,
+        server_options=CreateTable,
+        commands=(Start, Roll, Bank, Unbank, Kick, PlayAgain),
+        server_commands=(Join, Lock, Spawned, AddBanker),
+    )

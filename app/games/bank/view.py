@@ -1,0 +1,152 @@
+"""BANK!'s state object as every client sees it (docs/protocol.md), pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.bank.state import (
+    Banking,
+    BankState,
+    Change,
+    Correction,
+    RollRecord,
+    RoundResult,
+    TableOf,
+)
+from app.games.seam import Connected
+
+
+def view(state: BankState, connected: Connected) -> dict[str, Any]:
+    winners: list[str] = []
+    if state.status == "finished":
+        top = max(p.score for p in state.players)
+        winners = [p.id for p in state.players if p.score == top]
+    last = state.last_roll
+    return {
+        "game": "bank",
+        "status": state.status,
+        "rounds": state.rounds,
+        "round": state.round,
+        "roll_count": state.roll_count,
+        "bank": state.bank,
+        "roll_entry": state.roll_entry,
+        "turn": state.turn,
+        "last_roll": None
+        if last is None
+        else {"dice": _dice(last.dice), "total": last.total, "by": last.by, "seq": last.seq},
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "score": p.score,
+                "banked": p.banked,
+                "connected": connected(p.id),
+                "has_phone": p.has_phone,
+                "waiting": p.waiting,
+            }
+            for p in state.players
+        ],
+        "rounds_log": [
+            {
+                "round": r.round,
+                "ended_by": r.ended_by,
+                "bank": r.bank,
+                "banked": [
+                    {"player_id": b.player_id, "amount": b.amount, "seq": b.seq} for b in r.banked
+                ],
+            }
+            for r in state.rounds_log
+        ],
+        "winners": winners,
+        "round_log": {
+            "rolls": [_roll(r) for r in state.rolls_now],
+            "banks": [_banking(b) for b in state.banked_now],
+        },
+        "last_round": _round(state.rounds_log[-1]) if state.rounds_log else None,
+        "undo_preview": _preview(state),
+        "last_correction": _correction(state.correction),
+        "open_to_join": state.status == "lobby" and state.table is None,
+        "next_game": state.next_game,
+        "previous_game": state.previous_game,
+        **_tournament_view(state.table),
+    }
+
+
+def _dice(dice: tuple[int, int] | None) -> list[int] | None:
+    return None if dice is None else list(dice)
+
+
+def _roll(roll: RollRecord) -> dict[str, Any]:
+    return {
+        "seq": roll.seq,
+        "by": roll.by,
+        "dice": _dice(roll.dice),
+        "total": roll.total,
+        "bank_after": roll.bank_after,
+    }
+
+
+def _banking(banking: Banking) -> dict[str, Any]:
+    return {
+        "player_id": banking.player_id,
+        "amount": banking.amount,
+        "seq": banking.seq,
+        "by_banker": banking.by_banker,
+    }
+
+
+def _round(result: RoundResult) -> dict[str, Any]:
+    return {
+        "round": result.round,
+        "ended_by": result.ended_by,
+        "bank": result.bank,
+        "banked": [_banking(b) for b in result.banked],
+        "rolls": [_roll(r) for r in result.rolls],
+        "seven_seq": result.seven_seq,
+    }
+
+
+def _change(change: Change) -> dict[str, Any]:
+    if change.type == "roll":
+        return {
+            "type": "roll",
+            "seq": change.seq,
+            "by": change.player_id,
+            "dice": _dice(change.dice),
+            "total": change.amount,
+        }
+    if change.type == "join":
+        return {
+            "type": "join",
+            "seq": change.seq,
+            "player_id": change.player_id,
+            "name": change.name,
+        }
+    return {
+        "type": change.type,
+        "seq": change.seq,
+        "player_id": change.player_id,
+        "amount": change.amount,
+    }
+
+
+def _preview(state: BankState) -> dict[str, Any] | None:
+    if state.closed or not state.since_roll:
+        return None
+    return {"seq": state.since_roll[0].seq, "takes_back": [_change(c) for c in state.since_roll]}
+
+
+def _correction(correction: Correction | None) -> dict[str, Any] | None:
+    if correction is None:
+        return None
+    return {
+        "type": correction.type,
+        "seq": correction.seq,
+        "took_back": [_change(c) for c in correction.took_back],
+    }
+
+
+def _tournament_view(table: TableOf | None) -> dict[str, Any]:
+    if table is None:
+        return {}
+    return {"tournament": {"code": table.tournament, "game": table.game, "table": table.table}}

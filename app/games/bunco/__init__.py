@@ -1,0 +1,39 @@
+"""Bunco as a game of this server: its rules, its create options, its commands.
+
+pydantic reads the socket's JSON strictly at the edge (`Game.parse`): a `table` that
+is not an integer or dice that are not a list of integers are `bad_message` there;
+the values (three dice, each 1..6) are checked by the rules, in the contract's order.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.config import Settings
+from app.games.bunco import scoresheet
+from app.games.bunco.rules import BuncoRules, Ring, Roll
+from app.games.common import Join, Kick, Start
+from app.games.registry import Game
+
+MAX_SETS = 10
+
+
+class CreateBunco(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+    game: Literal["bunco"] = "bunco"
+    sets: Annotated[int, Field(ge=1, le=MAX_SETS)] = 1
+    roll_entry: Literal["virtual", "roller", "banker"] = "virtual"
+
+
+def make_game(settings: Settings) -> Game:
+    return Game(
+        name="bunco",
+        title="Bunco",
+        rules=BuncoRules(),
+        options=CreateBunco,
+        commands=(Start, Roll, Ring, Kick),
+        server_commands=(Join,),
+        scoresheet=scoresheet.rows,
+    )

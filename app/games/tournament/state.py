@@ -1,0 +1,54 @@
+"""A tournament's state: plain frozen data, built by `evolve` and read by the view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from app.games.tournament.scoring import Group, Scoring
+
+Status = Literal["lobby", "playing", "scoring", "reroll", "between", "finished"]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    table: int
+    code: str
+    players: tuple[str, ...]
+    status: str = "lobby"
+    totals: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A scored game: totals and places of those who played it, rerolls in order rolled."""
+
+    game: int
+    tables: tuple[str, ...]
+    totals: Mapping[str, int]
+    places: Mapping[str, int]
+    rerolls: tuple[Group, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentState:
+    games: int
+    rounds: int
+    roll_entry: str
+    max_players: int = 50
+    status: Status = "lobby"
+    current: int = 0
+    players: tuple[Player, ...] = ()
+    tables: tuple[Table, ...] = ()
+    scoring: Scoring | None = None
+    results: tuple[Result, ...] = ()
+
+    def player(self, player_id: str) -> Player | None:
+        return next((p for p in self.players if p.id == player_id), None)
