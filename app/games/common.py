@@ -5,6 +5,7 @@ from JSON strictly (`STRICT`), so the rules get ints as ints and lists as lists.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -41,3 +42,8 @@ def join_kick_seating(event: Event) -> Seating:
     if event.type == "kick":
         return Seating(unseated=(event.data["player_id"],))
     return NO_SEATING
+
+
+def virtual_rolls(options: Mapping[str, Any]) -> bool:
+    """The server rolls (`roll_entry: "virtual"`): such a room draws, so it commits."""
+    return options.get("roll_entry") == "virtual"

@@ -22,7 +22,6 @@ from app.bus.base import Bus, BusUnavailable, Frame, Reply
 from app.games.seam import Chance, Effect
 from app.rooms import envelope as envelopes
 from app.rooms import outgoing
-from app.rooms.chance import FairChance
 from app.rooms.effects import Effects, Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.room import Outcome, Room
@@ -57,7 +56,7 @@ class RoomActor:
         self.renew_seconds = renew_seconds
         self.on_exit = on_exit
         self.effects = effects or Effects()
-        self.chance = chance or FairChance()
+        self.chance = chance  # None: the room's own (its fair dice, or the OS's CSPRNG)
         self.applied = 0
         self.waiting = False  # for its next commands: stopping it now interrupts nothing
         self._stopping = False

@@ -21,6 +21,7 @@ from app.games.bank.rules import (
     Start,
     Unbank,
 )
+from app.games.common import virtual_rolls
 from app.games.registry import Game
 
 
@@ -56,4 +57,5 @@ def make_game(settings: Settings) -> Game:
         server_options=CreateTable,
         commands=(Start, Roll, Bank, Unbank, Kick, PlayAgain),
         server_commands=(Join, Lock, Spawned, AddBanker),
+        draws=virtual_rolls,
     )

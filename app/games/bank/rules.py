@@ -58,6 +58,8 @@ from app.games.seam import (
     Seating,
     Sender,
     UndoPolicy,
+    fairness_of,
+    revealing,
 )
 
 ROLL_ENTRIES = ("banker", "roller", "virtual")
@@ -130,6 +132,7 @@ class BankRules:
             table=table,
             previous_game=previous,
             no_phone=frozenset(options.get("no_phone") or ()),
+            fair=fairness_of(options),
         )
 
     # -- decide ------------------------------------------------------------------
@@ -329,6 +332,9 @@ class BankRules:
 
     # -- evolve ------------------------------------------------------------------
     def evolve(self, state: BankState, event: Event, seq: int) -> BankState:
+        return revealing(self._evolve(state, event, seq), event.data)
+
+    def _evolve(self, state: BankState, event: Event, seq: int) -> BankState:
         data = event.data
         if event.type == "roll":
             if "dice" in data:

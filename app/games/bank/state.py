@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from app.games.seam import Fairness
+
 SAFE_ROLLS = 3
 Status = Literal["lobby", "playing", "finished"]
 Dice = tuple[int, int]
@@ -118,6 +120,7 @@ class BankState:
     next_game: str | None = None
     previous_game: str | None = None
     no_phone: frozenset[str] = frozenset()  # seats of a played-again game without a phone
+    fair: Fairness | None = None  # the room's committed dice (virtual rolls)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

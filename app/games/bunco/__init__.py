@@ -36,4 +36,5 @@ def make_game(settings: Settings) -> Game:
         commands=(Start, Roll, Ring, Kick),
         server_commands=(Join,),
         scoresheet=scoresheet.rows,
+        draws=lambda options: True,  # the seating by lot, whatever the roll entry
     )

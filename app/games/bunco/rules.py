@@ -44,6 +44,8 @@ from app.games.seam import (
     Seating,
     Sender,
     UndoPolicy,
+    fairness_of,
+    revealing,
 )
 
 BANKER = "banker"
@@ -88,7 +90,7 @@ class BuncoRules:
             raise RuleError("bad_sets", "sets is a whole number from 1 to 10.")
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is virtual, roller or banker.")
-        return BuncoState(sets=sets, roll_entry=roll_entry)
+        return BuncoState(sets=sets, roll_entry=roll_entry, fair=fairness_of(options))
 
     def decide(self, state: BuncoState, sender: Sender, command: Any, chance: Chance) -> Event:
         if isinstance(command, Roll):
@@ -104,6 +106,9 @@ class BuncoRules:
         raise RuleError("bad_message", "Bunco has no such command.")
 
     def evolve(self, state: BuncoState, event: Event, seq: int) -> BuncoState:
+        return revealing(self._evolve(state, event, seq), event.data)
+
+    def _evolve(self, state: BuncoState, event: Event, seq: int) -> BuncoState:
         data = event.data
         if event.type == "roll":
             dice: Dice3 = (data["dice"][0], data["dice"][1], data["dice"][2])

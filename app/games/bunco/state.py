@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from app.games.seam import Fairness
+
 Status = Literal["lobby", "playing", "finished"]
 Phase = Literal["waiting", "playing", "rolloff"]
 Dice3 = tuple[int, int, int]
@@ -118,6 +120,7 @@ class BuncoState:
     tables: tuple[Table, ...] = ()
     rounds_log: tuple[RoundResult, ...] = ()
     bell_by: str | None = None
+    fair: Fairness | None = None  # the room's committed dice (docs/fair-dice.md)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

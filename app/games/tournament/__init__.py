@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
-from app.games.common import Join, Kick
+from app.games.common import Join, Kick, virtual_rolls
 from app.games.registry import Game
 from app.games.tournament import scoresheet
 from app.games.tournament.rules import (
@@ -41,4 +41,5 @@ def make_game(settings: Settings) -> Game:
         collection="tournaments",
         scoresheet=scoresheet.rows,
         routes=router,
+        draws=virtual_rolls,
     )

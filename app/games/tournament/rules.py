@@ -36,6 +36,8 @@ from app.games.seam import (
     Seating,
     Sender,
     UndoPolicy,
+    fairness_of,
+    revealing,
 )
 from app.games.tournament import scoring
 from app.games.tournament.state import Player, Result, Status, Table, TournamentState
@@ -133,7 +135,9 @@ class TournamentRules:
         roll_entry = options.get("roll_entry", "banker")
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is banker, roller or virtual.")
-        return TournamentState(games, rounds, roll_entry, max_players=self.max_players)
+        return TournamentState(
+            games, rounds, roll_entry, self.max_players, fair=fairness_of(options)
+        )
 
     # -- decide ------------------------------------------------------------------
     def decide(self, state: TournamentState, sender: Sender, command: Any, chance: Chance) -> Event:
@@ -297,6 +301,9 @@ class TournamentRules:
 
     # -- evolve ------------------------------------------------------------------
     def evolve(self, state: TournamentState, event: Event, seq: int) -> TournamentState:
+        return revealing(self._evolve(state, event, seq), event.data)
+
+    def _evolve(self, state: TournamentState, event: Event, seq: int) -> TournamentState:
         data = event.data
         if event.type == "join":
             return replace(state, players=(*state.players, Player(data["player_id"], data["name"])))

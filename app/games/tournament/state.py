@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from app.games.seam import Fairness
 from app.games.tournament.scoring import Group, Scoring
 
 Status = Literal["lobby", "playing", "scoring", "reroll", "between", "finished"]
@@ -49,6 +50,7 @@ class TournamentState:
     tables: tuple[Table, ...] = ()
     scoring: Scoring | None = None
     results: tuple[Result, ...] = ()
+    fair: Fairness | None = None  # the room's committed dice (virtual rerolls)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

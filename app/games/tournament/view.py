@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.seam import Connected
+from app.games.seam import Connected, fairness_view
 from app.games.tournament import scoring
 from app.games.tournament.state import Result, TournamentState
 
@@ -68,4 +68,5 @@ def tournament_view(state: TournamentState, connected: Connected) -> dict[str, A
             for line in table
         ],
         "winners": scoring.winners(table, finished),
+        **fairness_view(state),
     }
