@@ -35,6 +35,9 @@ class SecretChance:
         return drawn
 
 
+SECRET_CHANCE = SecretChance()
+
+
 def commitment(seed: str) -> str:
     """What the log shows of a seed before it is revealed."""
     return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
@@ -107,15 +110,12 @@ class FairDice:
     def dice(self, count: int, sides: int = 6) -> tuple[int, ...]:
         bytes_ = self._next()
         rolled = tuple(below(bytes_, sides) + 1 for _ in range(count))
-        record: dict[str, Any] = {"n": self.draws, "dice": list(rolled)}
-        if sides != 6:
-            record["sides"] = sides
-        self.drawn.append(record)
+        self.drawn.append({"n": self.draws, "sides": sides, "values": list(rolled)})
         return rolled
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         order = fisher_yates(self._next(), len(items))
-        self.drawn.append({"n": self.draws, "order": order})
+        self.drawn.append({"n": self.draws, "shuffle": True, "values": order})
         return [items[index] for index in order]
 
     def _next(self) -> Iterator[int]:
@@ -123,6 +123,15 @@ class FairDice:
         return stream(self.seed, self.draws, self.clients)
 
     # -- what the room logs ---------------------------------------------------------------
+    def begin(self) -> None:
+        """Before a command: nothing drawn yet."""
+        self.drawn = []
+
+    def cancel(self) -> None:
+        """The command was refused: its draws never happened (draw numbers have no gaps)."""
+        self.draws -= len(self.drawn)
+        self.drawn = []
+
     def take_drawn(self) -> list[dict[str, Any]]:
         drawn, self.drawn = self.drawn, []
         return drawn

@@ -19,7 +19,7 @@ from app.bus.base import Frame
 from app.games.registry import BadCommand, Game
 from app.games.seam import Chance, Effect, Event, RuleError, Rules, Seating, Sender, Undo
 from app.rooms import outgoing
-from app.rooms.chance import FairDice, SecretChance, client_seed
+from app.rooms.chance import SECRET_CHANCE, FairDice, client_seed
 from app.rooms.envelope import (
     CommandEnvelope,
     DropNodeEnvelope,
@@ -236,10 +236,12 @@ class Room:
             return Outcome(reply=outgoing.ack(command_id, seen[command_id]))
         fair = self.fair if chance is None else None
         if fair is not None:
-            fair.drawn.clear()
+            fair.begin()
         try:
-            event = self._decide(sender, command, chance or fair or SecretChance())
+            event = self._decide(sender, command, chance or fair or SECRET_CHANCE)
         except RuleError as error:
+            if fair is not None:
+                fair.cancel()
             return Outcome(reply=outgoing.refusal(command_id, error.code, error.message))
 
         seq = self.seq + 1  # raised only once the event applied: a failure leaves no gap
@@ -249,8 +251,10 @@ class Room:
             extra = self._fair_extra(fair, envelope, seating, event, seq)
         if event.type == "undo":
             self.timeline.undo(event.data["undone_seq"])
-        else:  # the rules read what the fair dice add as a replay of the log does (with_fair)
+        elif extra:  # the rules read what the fair dice add as a replay of the log does
             self.timeline.apply(Event(event.type, {**event.data, **extra}, event.effects), seq)
+        else:
+            self.timeline.apply(event, seq)
         self.seq = seq
         entry = make_entry(self.last_hash, seq, now, event.type, sender.by, event.data, extra)
         self.last_hash = entry["hash"]

@@ -69,6 +69,7 @@ def view(state: BankState, connected: Connected) -> dict[str, Any]:
         "next_game": state.next_game,
         "previous_game": state.previous_game,
         **_tournament_view(state.table),
+        **({"house_rules": house} if (house := state.house.differences()) else {}),
         **fairness_view(state),
     }
 

@@ -32,6 +32,7 @@ def view(state: BuncoState, connected: Connected) -> dict[str, Any]:
         "tables": [_table(i, names[i], t) for i, t in enumerate(state.tables)],
         "rounds_log": [_round(r) for r in state.rounds_log],
         "winners": winners(state),
+        **({"house_rules": house} if (house := state.house.differences()) else {}),
         **fairness_view(state),
     }
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from app.games.common import Join, Kick, join_kick_seating
+from app.games.common import Join, Kick, bank_house_rules, join_kick_seating
 from app.games.names import clean_name, name_taken
 from app.games.seam import (
     PLAYER,
@@ -135,8 +135,14 @@ class TournamentRules:
         roll_entry = options.get("roll_entry", "banker")
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is banker, roller or virtual.")
+        table_rules = tuple(sorted(bank_house_rules(options).items()))
         return TournamentState(
-            games, rounds, roll_entry, self.max_players, fair=fairness_of(options)
+            games,
+            rounds,
+            roll_entry,
+            self.max_players,
+            table_rules=table_rules,
+            fair=fairness_of(options),
         )
 
     # -- decide ------------------------------------------------------------------
@@ -216,6 +222,7 @@ class TournamentRules:
             "options": {
                 "rounds": state.rounds,
                 "roll_entry": state.roll_entry,
+                **dict(state.table_rules),  # the house rules of every table
                 "tournament": {"game": game, "table": table["table"]},
             },
             "seats": [{"player_id": pid, "name": names[pid]} for pid in table["players"]],

@@ -50,6 +50,7 @@ class TournamentState:
     tables: tuple[Table, ...] = ()
     scoring: Scoring | None = None
     results: tuple[Result, ...] = ()
+    table_rules: tuple[tuple[str, int | str], ...] = ()  # BANK house rules for its tables
     fair: Fairness | None = None  # the room's committed dice (virtual rerolls)
 
     def player(self, player_id: str) -> Player | None:

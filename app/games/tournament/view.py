@@ -68,5 +68,6 @@ def tournament_view(state: TournamentState, connected: Connected) -> dict[str, A
             for line in table
         ],
         "winners": scoring.winners(table, finished),
+        **({"house_rules": dict(state.table_rules)} if state.table_rules else {}),
         **fairness_view(state),
     }

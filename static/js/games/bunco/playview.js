@@ -4,6 +4,7 @@
 
 import { $, h, setText, show } from "../../shell/dom.js";
 import { dicePad } from "./dicepad.js";
+import { movementRule } from "./house.js";
 import { movementWords, nameOf, phaseWords, rolloffWords, roundWords, seatOf, tableWords } from "./rules.js";
 import { stripItem, tableCard } from "./tablecard.js";
 
@@ -87,7 +88,7 @@ export function playView(ctx) {
       nextText = state.tables.filter((t) => t.rolloff).map((t) => `⚖ ${rolloffWords(t)}.`).join(" ");
       if (mine && !mine.table.rolloff) nextText += ` Your table waits: ${tableWords(mine.table)} is done.`;
     } else if (state.phase === "waiting" && state.rounds_log.length) {
-      nextText = movementWords(state, state.rounds_log.at(-1), me);
+      nextText = `${movementWords(state, state.rounds_log.at(-1), me)} ${movementRule(state)}`;
     }
     setText(next, nextText);
     show(next, Boolean(nextText));

@@ -1,0 +1,56 @@
+"""The reference verifier of docs/fair-dice.md (scripts/verify_dice.py), for every test's log."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "verify_dice.py"
+_spec = importlib.util.spec_from_file_location("verify_dice", SCRIPT)
+assert _spec is not None and _spec.loader is not None
+verify_dice: Any = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(verify_dice)
+
+
+def draws_in(events: list[dict[str, Any]]) -> int:
+    return sum(len(e.get("fair", {}).get("drawn", [])) for e in events)
+
+
+def assert_dice_check_out(events: list[dict[str, Any]]) -> int:
+    """Every draw of a room's log checks out once its seed is revealed (the number checked);
+    before that, the draws only wait for it."""
+    count, wrong = verify_dice.check(events)
+    waiting = draws_in(events) - count
+    assert wrong is None if waiting == 0 else wrong == f"{waiting} rolls wait for their seed"
+    return int(count)
+
+
+def client_seed(n: int) -> str:
+    """A phone's seed as the page makes one: 32 hex digits."""
+    return f"{n:032x}"
+
+
+async def roll_bank_to_the_end(banker: Any, room: Any, limit: int = 2000) -> dict[str, Any]:
+    """The banker rolls virtual dice until the game is over; its final state."""
+    state = room.state()
+    for _ in range(limit):
+        if state["status"] == "finished":
+            return state  # type: ignore[no-any-return]
+        state = await banker.state_at_least(await banker.ok(type="roll"))
+    raise AssertionError("the game did not end")
+
+
+async def roll_bunco_to_the_end(banker: Any, night: Any, limit: int = 5000) -> dict[str, Any]:
+    """The host rolls every table's virtual dice (and rings) until the night is over."""
+    state = night.state()
+    for _ in range(limit):
+        if state["status"] == "finished":
+            return state  # type: ignore[no-any-return]
+        if state["phase"] == "waiting":
+            seq = await banker.ok(type="ring")
+        else:
+            rolling = [t["table"] for t in state["tables"] if t["rolloff"]] or [0]
+            seq = await banker.ok(type="roll", table=rolling[0])
+        state = await banker.state_at_least(seq)
+    raise AssertionError("the night did not end")
