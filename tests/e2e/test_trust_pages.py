@@ -100,7 +100,9 @@ def test_a_room_made_at_the_seed_rules_sends_none_and_shows_none(table: Table) -
 def test_the_bunco_fold_picks_the_common_movement(table: Table, size: str) -> None:
     host = table.open("/", viewport=SIZES[size])
     host.get_by_text("Bunco", exact=True).click()
+    expect(host.get_by_label("Sets (1–10; a set is 6 rounds)")).to_be_visible()  # Bunco's form
     host.get_by_text("House rules", exact=True).click()
+    expect(host.locator("details.house-rules")).to_have_attribute("open", "")
     expect(host.get_by_label("Points at the High table that end a round (5–100)")).to_have_value(
         "21"
     )
@@ -119,6 +121,37 @@ def test_the_bunco_fold_picks_the_common_movement(table: Table, size: str) -> No
     )
 
 
+def send(socket: Any, **command: Any) -> None:
+    """One command over a banker's socket, answered with an ack."""
+    command["id"] = f"c{id(command)}-{command['type']}"
+    socket.send(json.dumps(command))
+    while (answer := json.loads(socket.recv(timeout=10)))["type"] not in ("ack", "error"):
+        pass
+    assert answer["type"] == "ack", answer
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_movement_screen_says_which_movement_the_night_plays(table: Table, size: str) -> None:
+    base = table.server.base_url
+    made = httpx.post(
+        f"{base}/api/rooms", json={"game": "bunco", "roll_entry": "banker", "movement": "common"}
+    )
+    code, token = made.json()["code"], made.json()["banker_token"]
+    seats = [
+        httpx.post(f"{base}/api/rooms/{code}/players", json={"name": f"P{n}"}).json()["token"]
+        for n in range(8)
+    ]
+    phone = table.open(f"/r/{code}#token={seats[0]}", viewport=SIZES[size])
+    with connect(f"ws://127.0.0.1:{table.server.port}/ws/rooms/{code}?token={token}") as socket:
+        send(socket, type="start")
+        send(socket, type="roll", table=1, dice=[1, 1, 2])  # the Low table: 2 points, no tie
+        send(socket, type="roll", table=0, dice=[1, 1, 1])  # a Bunco at High: the bell
+    rule = phone.locator("#b-movement-rule")
+    expect(rule).to_have_text("House rules: the High table's winners stay, its losers go to Low.")
+    expect(phone.locator("#b-next")).to_be_visible()
+    accessible(phone, f"Bunco movement screen, {size}")
+
+
 def finished_virtual_game(table: Table) -> tuple[str, str, list[dict[str, Any]]]:
     """A 1-round virtual game with two phones' seeds, rolled to its end over a socket."""
     base = table.server.base_url
@@ -133,11 +166,9 @@ def finished_virtual_game(table: Table) -> tuple[str, str, list[dict[str, Any]]]
         tokens.append(seated.raise_for_status().json()["token"])
     url = f"ws://127.0.0.1:{table.server.port}/ws/rooms/{code}?token={token}"
     with connect(url) as socket:
-        for n in range(500):
-            socket.send(json.dumps({"type": "start" if n == 0 else "roll", "id": f"c{n}"}))
-            while (answer := json.loads(socket.recv(timeout=10)))["type"] not in ("ack", "error"):
-                pass
-            assert answer["type"] == "ack", answer
+        send(socket, type="start")
+        for _ in range(500):
+            send(socket, type="roll")
             if state_of(table, code)["status"] == "finished":
                 break
     events = httpx.get(f"{base}/api/rooms/{code}/log").json()["events"]

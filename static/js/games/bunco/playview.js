@@ -18,6 +18,7 @@ export const PLAY = `
     <p id="b-stale" class="stale-note" hidden>not current</p>
     <p id="b-banner" class="b-banner" role="alert" hidden></p>
     <p id="b-next" class="b-next" role="status" hidden></p>
+    <p id="b-movement-rule" class="small muted center" hidden></p>
     <div id="b-mine"></div>
     <div class="b-actions" id="b-actions">
       <button id="b-roll" class="roll-big" type="button" hidden>ROLL</button>
@@ -88,10 +89,13 @@ export function playView(ctx) {
       nextText = state.tables.filter((t) => t.rolloff).map((t) => `⚖ ${rolloffWords(t)}.`).join(" ");
       if (mine && !mine.table.rolloff) nextText += ` Your table waits: ${tableWords(mine.table)} is done.`;
     } else if (state.phase === "waiting" && state.rounds_log.length) {
-      nextText = `${movementWords(state, state.rounds_log.at(-1), me)} ${movementRule(state)}`;
+      nextText = movementWords(state, state.rounds_log.at(-1), me);
     }
     setText(next, nextText);
     show(next, Boolean(nextText));
+    const moving = state.phase === "waiting" && Boolean(nextText); // which movement: settle it
+    setText($("#b-movement-rule"), moving ? movementRule(state) : "");
+    show($("#b-movement-rule"), moving);
     next.dataset.kind = state.phase === "rolloff" ? "rolloff" : "move";
 
     const live = mine && (state.phase === "playing" || (state.phase === "rolloff" && mine.table.rolloff));
