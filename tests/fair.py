@@ -6,6 +6,8 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "verify_dice.py"
 _spec = importlib.util.spec_from_file_location("verify_dice", SCRIPT)
 assert _spec is not None and _spec.loader is not None
@@ -54,3 +56,22 @@ async def roll_bunco_to_the_end(banker: Any, night: Any, limit: int = 5000) -> d
             seq = await banker.ok(type="roll", table=rolling[0])
         state = await banker.state_at_least(seq)
     raise AssertionError("the night did not end")
+
+
+async def virtual_game_rolled(server: Any, rolls: int) -> tuple[Any, str]:
+    """A 2-round virtual BANK game on `server`, Ann and Bob seated with seeds, started and
+    rolled `rolls` times by its banker (whose socket is closed again); the table and the
+    commitment of its create event."""
+    from tests.client import Client, Table  # noqa: PLC0415  (tests.client imports this module)
+
+    table = Table(server.base_url, rounds=2, roll_entry="virtual")
+    for n, name in enumerate(("Ann", "Bob")):
+        body = {"name": name, "client_seed": client_seed(n + 1)}
+        seat = httpx.post(f"{server.base_url}/api/rooms/{table.code}/players", json=body)
+        assert seat.status_code == 201, seat.text
+    banker = await Client.connect(server.ws_url, table.code, table.banker_token)
+    await banker.ok(type="start")
+    for _ in range(rolls):
+        await banker.ok(type="roll")
+    await banker.close()
+    return table, str(table.log()[0]["fair"]["dice_commit"])

@@ -23,6 +23,7 @@ from tests.fair import (
     roll_bank_to_the_end,
     roll_bunco_to_the_end,
     verify_dice,
+    virtual_game_rolled,
 )
 from tests.games.bunco.bunco_night import BuncoNight, assert_bunco_replays
 
@@ -167,14 +168,7 @@ async def test_bunco_seating_by_lot_and_every_virtual_roll_check_out(
 async def test_the_seed_survives_a_restart_mid_game(tmp_path: Path) -> None:
     env = {"BANKIT_DATA_DIR": str(tmp_path / "data")}
     server = start_server(tmp_path, env)
-    table = Table(server.base_url, rounds=2, roll_entry="virtual")
-    commit = table.log()[0]["fair"]["dice_commit"]
-    seated(table, "Ann", client_seed(7))
-    banker = await Client.connect(server.ws_url, table.code, table.banker_token)
-    await banker.ok(type="start")
-    for _ in range(3):
-        await banker.ok(type="roll")
-    await banker.close()
+    table, commit = await virtual_game_rolled(server, 3)
     server.kill()
     server = start_server(tmp_path, env, port=server.port)
     try:

@@ -6,26 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
-from tests.client import Client, Table
+from tests.client import Client
 from tests.cluster.conftest import poll, verify_chain
-from tests.fair import assert_dice_check_out, client_seed, draws_in
+from tests.fair import assert_dice_check_out, draws_in, virtual_game_rolled
 
 
 async def test_the_seed_survives_the_owner_dying_mid_game(make_cluster: Any) -> None:
     cluster = make_cluster(2)
     owner, second = cluster.servers
-    table = Table(owner.base_url, rounds=2, roll_entry="virtual")
-    commit = table.log()[0]["fair"]["dice_commit"]
-    for n, name in enumerate(("Ann", "Bob")):
-        body = {"name": name, "client_seed": client_seed(n + 1)}
-        httpx.post(f"{owner.base_url}/api/rooms/{table.code}/players", json=body).raise_for_status()
-    banker = await Client.connect(owner.ws_url, table.code, table.banker_token)
-    await banker.ok(type="start")
-    for _ in range(3):
-        await banker.ok(type="roll")
-    await banker.close()
+    table, commit = await virtual_game_rolled(owner, 3)
     owner.kill()
 
     table.base_url = second.base_url
