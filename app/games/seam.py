@@ -84,7 +84,7 @@ def revealing(state: F, data: Mapping[str, Any]) -> F:
     reveal = data.get("dice_reveal")
     if reveal is None or state.fair is None:
         return state
-    shown = (*state.fair.revealed, (state.fair.commit, str(reveal["seed"])))
+    shown = (*state.fair.revealed, (str(reveal["commit"]), str(reveal["seed"])))
     return replace(state, fair=Fairness(str(reveal["next_commit"]), shown))  # type: ignore[type-var]
 
 

@@ -141,7 +141,7 @@ class FairDice:
         shown = {"commit": self.commit, "seed": self.seed}
         self.revealed.append(shown)
         self.seed = secrets.token_hex(32)
-        return {"seed": shown["seed"], "next_commit": self.commit}
+        return {**shown, "next_commit": self.commit}
 
 
 def client_seed(command: Mapping[str, Any]) -> str | None:

@@ -186,3 +186,21 @@ def test_the_reference_verifier_is_short_and_in_the_spec_verbatim() -> None:
     assert len([line for line in code.splitlines() if line.strip()]) <= 40
     assert f"```python\n{code}```" in (SCRIPT.parents[1] / "docs" / "fair-dice.md").read_text()
     assert verify_dice.below(iter([255, 252, 251]), 6) == 251 % 6  # 252..255 are skipped
+
+
+async def test_an_undo_that_reopens_the_game_draws_from_a_fresh_committed_seed(
+    server: ServerProcess,
+) -> None:
+    table, first_commit = await virtual_game_rolled(server, 0)
+    banker = await Client.connect(server.ws_url, table.code, table.banker_token)
+    final = await roll_bank_to_the_end(banker, table)
+    reveal = table.log()[-1]["fair"]["dice_reveal"]
+    assert revealed_seed(final, first_commit) == reveal["seed"]
+    await banker.ok(type="undo")  # the roll that ended the game
+    reopened = await roll_bank_to_the_end(banker, table)
+    events = table.log()
+    second = events[-1]["fair"]["dice_reveal"]
+    assert second["commit"] == reveal["next_commit"] != first_commit
+    assert [r["commit"] for r in reopened["fair"]["revealed"]] == [second["commit"]]
+    assert assert_dice_check_out(events) == draws_in(events)
+    assert_replays_to(events, reopened)
