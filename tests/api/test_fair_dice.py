@@ -26,6 +26,7 @@ from tests.fair import (
     virtual_game_rolled,
 )
 from tests.games.bunco.bunco_night import BuncoNight, assert_bunco_replays
+from tests.games.tournament.support import Seat, Tourney
 
 
 def seat(base_url: str, code: str, name: str, seed: str | None, **more: Any) -> httpx.Response:
@@ -204,3 +205,33 @@ async def test_an_undo_that_reopens_the_game_draws_from_a_fresh_committed_seed(
     assert [r["commit"] for r in reopened["fair"]["revealed"]] == [second["commit"]]
     assert assert_dice_check_out(events) == draws_in(events)
     assert_replays_to(events, reopened)
+
+
+async def test_a_virtual_tournament_reveals_and_its_rerolls_and_table_rolls_check_out(
+    server: ServerProcess,
+) -> None:
+    tourney = Tourney(server.base_url, server.ws_url, games=1, rounds=1, roll_entry="virtual")
+    ann, bob = tourney.join("Ann"), tourney.join("Bob")
+    organiser = await tourney.open()
+    [table] = await tourney.next()
+    seat = await Seat.open(tourney, table)
+    await seat.banker.ok(type="start")
+    await seat.banker.ok(type="roll")  # drawn by the table room (a safe roll)
+    await seat.phones[ann].ok(type="bank")
+    await seat.phones[bob].ok(type="bank")  # the same BANK: tied, so rerolled
+    await tourney.status("scoring")
+    await organiser.ok(type="score")
+    await tourney.status("reroll")
+    for _ in range(30):  # fair dice tie 30 times in a row once in 10^28
+        if tourney.state()["status"] != "reroll":
+            break
+        await organiser.ok(type="reroll", player_id=ann)
+        await organiser.ok(type="reroll", player_id=bob)
+    await tourney.status("finished")
+    tables = httpx.get(f"{server.base_url}/api/rooms/{table['code']}/log").json()["events"]
+    assert assert_dice_check_out(tables) == draws_in(tables) == 1
+    events = tourney.log()
+    assert "dice_reveal" in events[-1]["fair"]
+    rerolls = [e for e in events if e["type"] == "reroll"]
+    assert len(rerolls) >= 2 and all(e["fair"]["drawn"] for e in rerolls)
+    assert assert_dice_check_out(events) == draws_in(events)  # rerolls and the tables' codes
