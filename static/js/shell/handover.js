@@ -111,11 +111,12 @@ export function handoverView(ctx) {
 
   async function handOver(playerId, what) {
     setText(error, "");
+    handedOver = !playerId; // before the answer: this socket may close first
     try {
       const reply = await post(ctx, "handover", ctx.seat.token, playerId ? { player_id: playerId } : {});
-      if (!playerId) handedOver = true;
       await showLink(what, reply.token, !playerId);
     } catch (failure) {
+      handedOver = false;
       setText(error, failure.message);
     }
   }
@@ -216,6 +217,7 @@ export function handoverView(ctx) {
       if (!hand || !ctx.you) return;
       const now = Date.now();
       awaySince = hand.host_connected ? null : awaySince ?? now;
+      document.body.dataset.host = hand.host_connected ? "here" : "away"; // as data-conn
       const host = isHost(ctx.you);
       show(open, host && state.status !== "finished");
       if (host || ctx.you.role !== "player") show(banner, false);

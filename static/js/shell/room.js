@@ -154,14 +154,12 @@ function connection({ phase, attempt, reason }) {
   if (phase === "gone") {
     forgetSeat(ctx.code);
     awake.want(false);
-    if (reason === "bad_token") {
+    if (reason === "bad_token" && views.handover.handedOver()) {
+      gone("This phone handed its role to another phone: the game goes on there.");
+    } else if (reason === "bad_token") {
       ctx.state = null;
       ctx.seat = null;
-      openJoin(
-        views.handover.handedOver()
-          ? "This phone handed its role to another phone."
-          : "You are no longer in this game (the banker removed you, or moved your seat to another phone). You can join again while it is in the lobby.",
-      );
+      openJoin("You are no longer in this game (the banker removed you, or moved your seat to another phone). You can join again while it is in the lobby.");
     } else {
       gone(goneText());
     }
