@@ -23,7 +23,14 @@ from app.rooms.envelope import CommandEnvelope
 from app.rooms.tokens import hash_token, new_token
 
 COLLECTIONS = {"rooms": "r", "tournaments": "t"}  # and the prefix of their phone pages
-STATUS = {"bad_token": 401, "not_allowed": 403, "unknown_player": 404, "not_chosen": 409}
+STATUS = {
+    "bad_token": 401,
+    "not_allowed": 403,
+    "unknown_player": 404,
+    "not_chosen": 409,
+    "already_voted": 409,
+    "too_many_votes": 429,
+}
 
 router = APIRouter(responses={**ERRORS, 401: ERRORS[400], 403: ERRORS[400]})
 

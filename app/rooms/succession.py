@@ -23,6 +23,7 @@ from app.games.seam import PLAYER, Event, RuleError, Sender
 COMMANDS = frozenset({"hand_over", "host_offer", "host_vote", "claim_host"})
 EVENTS = frozenset({"hand_over", "host_offer", "host_vote"})  # what the timeline never sees
 MIN_VOTES = 2
+MAX_VOTES = 10  # votes one player may cast until the role moves: the log stays bounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,15 +32,19 @@ class Succession:
 
     offer: str | None = None  # the seated player the host offered its role to
     votes: Mapping[str, str] = field(default_factory=dict)  # voter -> the one voted for
+    cast: Mapping[str, int] = field(default_factory=dict)  # voter -> votes cast (MAX_VOTES)
 
     def evolve(self, event_type: str, data: Mapping[str, Any], host: str) -> Succession:
         if event_type == "host_offer":
             return replace(self, offer=data["to"])
         if event_type == "host_vote":
-            votes = {k: v for k, v in self.votes.items() if k != data["voter"]}
+            voter = data["voter"]
+            votes = {k: v for k, v in self.votes.items() if k != voter}
             if data["for"] is not None:
-                votes[data["voter"]] = data["for"]
-            return replace(self, votes=votes)
+                votes[voter] = data["for"]
+            return replace(
+                self, votes=votes, cast={**self.cast, voter: self.cast.get(voter, 0) + 1}
+            )
         if data["principal"] == host:  # the role moved: its offer and votes are spent
             return Succession()
         return self
@@ -110,6 +115,10 @@ def decide(
         choice = command.get("for")
         if choice is not None and choice not in seated:
             raise RuleError("unknown_player", "No such player in this room.")
+        if succession.cast.get(me, 0) >= MAX_VOTES:
+            raise RuleError("too_many_votes", f"A player votes at most {MAX_VOTES} times.")
+        if succession.votes.get(me) == choice:
+            raise RuleError("already_voted", "That is your vote already.")
         return Event("host_vote", {"voter": me, "for": choice})
     how = "offer" if succession.offer == me else "votes"
     if how == "votes" and succession.chosen(seated) != me:

@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from app.rooms.eventlog import verify
-from app.rooms.succession import Succession
+from app.rooms.succession import MAX_VOTES, Succession
 from tests.rooms.test_room import BANKER_HASH, Harness, playing, reply, th
 
 
@@ -105,3 +105,17 @@ def test_a_vote_is_changed_or_withdrawn_and_the_votes_end_with_the_hand_over() -
     assert orjson.loads(h.room.snapshot())["tokens"] == h.restored().tokens
     assert h.restored().view == h.room.view
     assert h.entries[-1]["data"] == {"principal": "banker", "to": "cy", "how": "votes"}
+
+
+def test_a_player_casts_a_bounded_number_of_votes_and_never_the_same_twice() -> None:
+    h = playing()
+    vote = {"type": "host_vote", "for": "bob"}
+    assert reply(server(h, vote, "player", "ann"))["type"] == "ack"
+    seq = h.room.seq
+    assert reply(server(h, vote, "player", "ann"))["code"] == "already_voted"
+    choices = ["cy", "bob"] * 10
+    answers = [reply(server(h, {"type": "host_vote", "for": c}, "player", "ann")) for c in choices]
+    assert [a["type"] for a in answers[: MAX_VOTES - 1]] == ["ack"] * (MAX_VOTES - 1)
+    assert {a.get("code") for a in answers[MAX_VOTES - 1 :]} == {"too_many_votes"}
+    assert h.room.seq == seq + MAX_VOTES - 1
+    assert h.restored().roles == h.room.roles  # the count is folded from the log again
