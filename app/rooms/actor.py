@@ -154,7 +154,8 @@ class RoomActor:
 
     async def _carry_out(self, effects: list[Effect]) -> None:
         """Run committed effects, then tell the room (through its inbox) which are done."""
-        source = Source(self.code, dict(self.room.tokens))
+        fair = self.room.fair
+        source = Source(self.code, dict(self.room.tokens), dict(fair.seeds) if fair else None)
         for effect in effects:
             if await self.effects.run(source, effect):
                 done = envelopes.EffectDoneEnvelope(effect.id)

@@ -79,7 +79,7 @@ class Spawner:
                 role=SYSTEM,
                 pid=player_id,
                 id=f"{effect.id}/seat",
-                cmd=game.server_command(_join(seat)),
+                cmd=game.server_command(_join(seat, source.seeds or {})),
                 th=token_hash,  # the seat opens for the token that opened it in the source
                 server=True,
             )
@@ -101,5 +101,10 @@ class Spawner:
         await self.registry.submit(code, envelope)
 
 
-def _join(seat: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": "join", "player_id": seat["player_id"], "name": seat["name"]}
+def _join(seat: Mapping[str, Any], seeds: Mapping[str, str]) -> dict[str, Any]:
+    """A seat of the new room; with the player's fair-dice seed from the source room, which
+    the new room logs again if it draws (docs/fair-dice.md)."""
+    join = {"type": "join", "player_id": seat["player_id"], "name": seat["name"]}
+    if seat["player_id"] in seeds:
+        join["client_seed"] = seeds[seat["player_id"]]
+    return join

@@ -3,6 +3,7 @@ re-checked by the reference verifier once the seed is revealed (docs/fair-dice.m
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import hashlib
 import json
@@ -211,7 +212,11 @@ async def test_a_virtual_tournament_reveals_and_its_rerolls_and_table_rolls_chec
     server: ServerProcess,
 ) -> None:
     tourney = Tourney(server.base_url, server.ws_url, games=1, rounds=1, roll_entry="virtual")
-    ann, bob = tourney.join("Ann"), tourney.join("Bob")
+    for n, name in enumerate(("Ann", "Bob")):
+        body = {"name": name, "client_seed": client_seed(n + 1)}
+        seated = httpx.post(f"{server.base_url}/api/tournaments/{tourney.code}/players", json=body)
+        tourney.ids[name], tourney.tokens[name] = seated.json()["player_id"], seated.json()["token"]
+    ann, bob = tourney.ids["Ann"], tourney.ids["Bob"]
     organiser = await tourney.open()
     [table] = await tourney.next()
     seat = await Seat.open(tourney, table)
@@ -230,8 +235,29 @@ async def test_a_virtual_tournament_reveals_and_its_rerolls_and_table_rolls_chec
     await tourney.status("finished")
     tables = httpx.get(f"{server.base_url}/api/rooms/{table['code']}/log").json()["events"]
     assert assert_dice_check_out(tables) == draws_in(tables) == 1
+    carried = [e["fair"]["client_seed"] for e in tables if e["type"] == "join"]
+    assert carried == [client_seed(1), client_seed(2)]  # the phones' seeds seat them at tables
     events = tourney.log()
     assert "dice_reveal" in events[-1]["fair"]
     rerolls = [e for e in events if e["type"] == "reroll"]
     assert len(rerolls) >= 2 and all(e["fair"]["drawn"] for e in rerolls)
     assert assert_dice_check_out(events) == draws_in(events)  # rerolls and the tables' codes
+
+
+async def test_play_again_seats_every_phone_with_its_seed(server: ServerProcess) -> None:
+    table, _ = await virtual_game_rolled(server, 0)
+    banker = await Client.connect(server.ws_url, table.code, table.banker_token)
+    await roll_bank_to_the_end(banker, table)
+    await banker.ok(type="play_again")
+    moved = await banker.wait_for(lambda m: m.get("type") == "state" and m["state"]["next_game"])
+    code = moved["state"]["next_game"]
+
+    def joins() -> list[dict[str, Any]]:
+        events = httpx.get(f"{server.base_url}/api/rooms/{code}/log").json()["events"]
+        return [e for e in events if e["type"] == "join"]
+
+    for _ in range(200):  # the seats are made by the server, just after the room
+        if len(joins()) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert [e["fair"]["client_seed"] for e in joins()] == [client_seed(1), client_seed(2)]
