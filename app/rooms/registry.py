@@ -139,6 +139,10 @@ class RoomRegistry:
             return restored
         return snapshot
 
+    async def exists(self, code: str) -> bool:
+        """The room is live here or stored (not yet freed), without loading it."""
+        return code in self.actors or await self.bus.load_snapshot(code) is not None
+
     async def _live(self, code: str) -> RoomActor | None:
         """One process: the room's actor, a room kept on disk brought back into memory."""
         actor = self.actors.get(code)

@@ -1,0 +1,73 @@
+"""The HTTP edge: what every request and answer goes through before any route.
+
+- Every answer (pages, static files, the API, errors) carries the security headers:
+  a Content-Security-Policy the pages pass with no inline script or style, nosniff,
+  no referrer (a room's address is a secret worth keeping), no framing.
+- (A body larger than `BANKIT_MAX_BODY_BYTES` is refused 413 by FastAPI's own limit,
+  set in app/main.py: from its Content-Length, or as soon as the chunks read pass it.)
+- A POST to the API with a body must say `Content-Type: application/json`: a form or
+  `text/plain` is what another site's page can send without asking (CORS's "simple"
+  requests), so reading those as JSON let other sites create rooms and join lobbies.
+"""
+
+from __future__ import annotations
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.api.errors import error_response
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+    "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+JSON_TYPES = (b"application/json",)
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value)
+    return None
+
+
+class Edge:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(n, v) for n, v in SECURITY_HEADERS if n not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        if not_json(scope):
+            message = "Send the body as JSON, with Content-Type: application/json."
+            refusal = error_response(415, "unsupported_media_type", message)
+            await refusal(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
+
+
+def not_json(scope: Scope) -> bool:
+    """A POST to the API whose body is not declared JSON."""
+    if scope["method"] != "POST" or not scope["path"].startswith("/api/"):
+        return False
+    length = _header(scope, b"content-length")
+    has_body = (length is not None and length.strip() not in (b"", b"0")) or (
+        _header(scope, b"transfer-encoding") is not None
+    )
+    media = (_header(scope, b"content-type") or b"").split(b";")[0].strip().lower()
+    return has_body and media not in JSON_TYPES
