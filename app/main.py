@@ -87,10 +87,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Real-time table dice games played from phones.",
         version="1",
         lifespan=lifespan,
-        max_body_size=settings.max_body_bytes,  # 413 before a larger body is read whole
     )
     app.add_middleware(FairShares)  # per-address shares of the API (app/api/fair.py)
-    app.add_middleware(Edge)  # outermost: every answer gets the security headers
+    app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)  # outermost: every answer
     errors.install(app)
     app.include_router(http.router)
     for game in games:  # what a game adds goes with it when BANKIT_GAMES leaves it out

@@ -3,8 +3,10 @@
 - Every answer (pages, static files, the API, errors) carries the security headers:
   a Content-Security-Policy the pages pass with no inline script or style, nosniff,
   no referrer (a room's address is a secret worth keeping), no framing.
-- (A body larger than `BANKIT_MAX_BODY_BYTES` is refused 413 by FastAPI's own limit,
-  set in app/main.py: from its Content-Length, or as soon as the chunks read pass it.)
+- A body larger than `BANKIT_MAX_BODY_BYTES` is refused 413 from its Content-Length,
+  or, sent in chunks, as soon as the chunks read pass it: never read whole. (FastAPI's
+  own `max_body_size` answers outside the app's middleware, in plain text with none
+  of these headers.)
 - A POST to the API with a body must say `Content-Type: application/json`: a form or
   `text/plain` is what another site's page can send without asking (CORS's "simple"
   requests), so reading those as JSON let other sites create rooms and join lobbies.
@@ -12,6 +14,7 @@
 
 from __future__ import annotations
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.errors import error_response
@@ -38,8 +41,9 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 
 
 class Edge:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
         self.app = app
+        self.max_body = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -48,17 +52,42 @@ class Edge:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in SECURITY_HEADERS if n not in names]
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
+                message = with_security_headers(message)
             await send(message)
 
-        if not_json(scope):
-            message = "Send the body as JSON, with Content-Type: application/json."
-            refusal = error_response(415, "unsupported_media_type", message)
+        seen = 0
+
+        async def bounded_receive() -> Message:
+            """Counts the body as it comes: the route's read fails past the bound
+            (FastAPI passes an HTTPException on, and the app's handler answers it)."""
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.max_body:
+                raise HTTPException(413, f"A body is at most {self.max_body} bytes.")
+            return message
+
+        refusal = self._refusal(scope)
+        if refusal is not None:
             await refusal(scope, receive, send_with_headers)
             return
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, bounded_receive, send_with_headers)
+
+    def _refusal(self, scope: Scope) -> ASGIApp | None:
+        """An answer decided from the request's headers alone, or None."""
+        length = _header(scope, b"content-length")
+        if length is not None and length.strip().isdigit() and int(length) > self.max_body:
+            return error_response(413, "too_large", f"A body is at most {self.max_body} bytes.")
+        if not_json(scope):
+            message = "Send the body as JSON, with Content-Type: application/json."
+            return error_response(415, "unsupported_media_type", message)
+        return None
+
+
+def with_security_headers(message: Message) -> Message:
+    names = {name.lower() for name, _ in message.get("headers", [])}
+    extra = [(name, value) for name, value in SECURITY_HEADERS if name not in names]
+    return {**message, "headers": [*message.get("headers", []), *extra]}
 
 
 def not_json(scope: Scope) -> bool:

@@ -2,12 +2,11 @@
 
 Live rooms and connections tell a code-guesser its odds, so the page is not public:
 with `BANKIT_METRICS_TOKEN` set it needs `Authorization: Bearer <token>`; without it,
-only the host itself (a loopback client) may read it.
+only the host itself (`BANKIT_EXEMPT_ADDRESSES`) may read it.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import secrets
 from typing import Annotated
 
@@ -26,11 +25,8 @@ def may_read(request: Request, authorization: str | None) -> bool:
         return scheme.lower() == "bearer" and secrets.compare_digest(
             given.strip().encode(), expected.encode()
         )
-    host = request.client.host if request.client else ""
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    limits = request.app.state.services.limits
+    return limits.key(request.client.host if request.client else None) is None  # the host
 
 
 @router.get("/metrics")
