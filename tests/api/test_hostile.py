@@ -148,6 +148,48 @@ def test_2_live_rooms_per_address_have_a_quota(fresh_server: MakeServer) -> None
         assert friend.post("/api/rooms", json={}).status_code == 201
 
 
+# -- 3: rooms in memory and on disk have caps that hold on every path --------------------
+def rooms_owned(proc: ServerProcess) -> int:
+    for line in httpx.get(f"{proc.base_url}/metrics").text.splitlines():
+        if line.startswith("bankit_rooms_owned "):
+            return int(float(line.split()[1]))
+    raise AssertionError("no bankit_rooms_owned")
+
+
+def test_3_max_rooms_bounds_memory_on_create_restore_and_restart(tmp_path: Path) -> None:
+    env = {"BANKIT_MAX_ROOMS": "3", "BANKIT_DATA_DIR": str(tmp_path / "data")}
+    proc = start_server(tmp_path, env)
+    try:
+        codes = []
+        for n in range(8):  # from several addresses: no share of one address is met
+            with http_from(proc, f"127.0.0.{2 + n}") as client:
+                made = client.post("/api/rooms", json={})
+                assert made.status_code == 201, made.text
+                codes.append(made.json()["code"])
+            assert rooms_owned(proc) <= 3
+        for code in codes:  # each read brings a room back from disk: others make way
+            assert httpx.get(f"{proc.base_url}/api/rooms/{code}").status_code == 200
+            assert rooms_owned(proc) <= 3
+    finally:
+        proc.stop()
+    again = start_server(tmp_path, env, port=proc.port)
+    try:
+        assert rooms_owned(again) <= 3, "adopting the stored rooms keeps the cap"
+        assert all(
+            httpx.get(f"{again.base_url}/api/rooms/{code}").status_code == 200 for code in codes
+        )
+    finally:
+        again.kill()
+
+
+def test_3_rooms_on_disk_have_a_bound(fresh_server: MakeServer) -> None:
+    proc = fresh_server(BANKIT_MAX_STORED_ROOMS="4")
+    made = [Table(proc.base_url) for _ in range(4)]
+    refused = httpx.post(f"{proc.base_url}/api/rooms", json={})
+    assert (refused.status_code, refused.json()["error"]["code"]) == (503, "server_full")
+    assert all(httpx.get(f"{proc.base_url}/api/rooms/{t.code}").status_code == 200 for t in made)
+
+
 # -- 4: slowloris: a request that does not finish is closed; connections per address -----
 def test_4_half_sent_requests_and_handshakes_are_closed_by_the_deadline(
     fresh_server: MakeServer,
