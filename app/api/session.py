@@ -35,6 +35,7 @@ from app.rooms.tokens import hash_token
 log = logging.getLogger("bankit.session")
 
 UNREACHABLE = "The game store is unreachable; retrying helps."
+LOG_FULL = "This game's log is full: it takes no more moves. Start a new game."
 
 
 def identify(snapshot: dict[str, Any], token: str | None) -> Sender | None:
@@ -234,6 +235,9 @@ class Session:
             return
         if message.type == "ping":
             conn.push(pong(message.id))
+            return
+        if conn.last_seq >= settings.max_log_events:  # the room's log has its bound
+            conn.push(error_text("log_full", LOG_FULL, message.id))
             return
         identity = conn.identity  # spectators too: the room answers in the protocol's order
         envelope = CommandEnvelope(

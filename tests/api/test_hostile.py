@@ -17,6 +17,7 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 
+from app.rooms.eventlog import verify
 from tests.client import Client, Table
 from tests.conftest import ServerProcess, start_server
 
@@ -321,6 +322,42 @@ def test_6_joins_have_a_rate_per_address(fresh_server: MakeServer) -> None:
         assert [s.status_code for s in statuses] == [201] * 5 + [429]
         assert "retry-after" in statuses[-1].headers
         assert friend.post(f"/api/rooms/{tables[0].code}/players", json={"name": "F"}).is_success
+
+
+# -- 9: a room's log has a bound, and is read in pages ------------------------------------
+async def test_9_a_log_at_its_bound_takes_no_more_and_says_so(fresh_server: MakeServer) -> None:
+    proc = fresh_server(BANKIT_MAX_LOG_EVENTS="100", BANKIT_LOG_PAGE="40")
+    table = Table(proc.base_url, rounds=20)
+    table.join("Ann")
+    banker = await welcomed(proc, table.code, table.banker_token)
+    seq = await banker.ok(type="start")
+    for _ in range(60):  # roll and undo, as issue 19's probe did, until the bound
+        if seq >= 100:
+            break
+        seq = await banker.ok(type="roll", dice=[2, 3])
+        if seq < 100:
+            seq = await banker.ok(type="undo")
+    assert seq == 100
+    before = table.state()
+    refused = await banker.refused("log_full", type="roll", dice=[2, 3])
+    assert "new game" in refused["message"]
+    late = httpx.post(f"{proc.base_url}/api/rooms/{table.code}/players", json={"name": "Bob"})
+    assert (late.status_code, late.json()["error"]["code"]) == (409, "log_full")
+    assert table.state() == before
+
+    url = f"{proc.base_url}/api/rooms/{table.code}/log"
+    pages, after = [], 0
+    for _ in range(10):
+        page = httpx.get(url, params={"after": after}).json()
+        pages += page["events"]
+        if page["next_after"] is None:
+            break
+        after = page["next_after"]
+    assert [e["seq"] for e in pages] == list(range(1, 101))
+    assert verify(pages)
+    small = httpx.get(url, params={"after": 95, "limit": 3}).json()
+    assert [e["seq"] for e in small["events"]] == [96, 97, 98] and small["next_after"] == 98
+    assert httpx.get(url, params={"after": -1}).status_code in (400, 422)
 
 
 # -- 10: sockets from another site's pages are refused -------------------------------------
