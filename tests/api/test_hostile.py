@@ -126,6 +126,17 @@ async def test_1_a_room_has_a_bound_on_spectators(fresh_server: MakeServer) -> N
     await welcomed(proc, busy.code, busy.players["Ann"][1], source="127.0.0.7")
 
 
+async def test_1_sockets_per_address(fresh_server: MakeServer) -> None:
+    proc = fresh_server(BANKIT_SOCKETS_PER_ADDRESS="4")
+    table = Table(proc.base_url)
+    table.join("Ann")
+    token = table.players["Ann"][1]
+    for _ in range(4):
+        await welcomed(proc, table.code, token, source="127.0.0.2")
+    assert await refused_socket(proc, table.code, token, source="127.0.0.2") == 1013
+    await welcomed(proc, table.code, token, source="127.0.0.3")
+
+
 # -- 2: room creations: a rate and a quota of live rooms per address -----------------------
 def test_2_room_creations_have_a_rate_per_address(fresh_server: MakeServer) -> None:
     proc = fresh_server()  # defaults: 30 at once
@@ -469,6 +480,19 @@ def test_14_metrics_behind_a_bearer_token(fresh_server: MakeServer) -> None:
     with http_from(proc, "127.0.0.2") as scraper:
         scraped = scraper.get("/metrics", headers={"Authorization": "Bearer scrape-me-please"})
         assert scraped.status_code == 200 and "bankit_connections" in scraped.text
+
+
+# -- 15: look-alike and zalgo names over the wire -------------------------------------------
+def test_15_look_alike_and_zalgo_names_are_refused(server: ServerProcess) -> None:
+    table = Table(server.base_url)
+    table.join("Bob")
+    url = f"{server.base_url}/api/rooms/{table.code}/players"
+    for twin in ("Воb", "Ｂｏｂ", "BOB"):  # Cyrillic В and о; full-width letters
+        answer = httpx.post(url, json={"name": twin})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (409, "name_taken"), twin
+    zalgo = httpx.post(url, json={"name": "Z" + "\u0301\u0302\u0303\u0304" * 3})
+    assert (zalgo.status_code, zalgo.json()["error"]["code"]) == (422, "bad_name")
+    assert [p["name"] for p in table.state()["players"]] == ["Bob"]
 
 
 # -- 16: no server's access log prints a token ---------------------------------------------
