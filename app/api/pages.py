@@ -23,6 +23,7 @@ keeps the pages' shell for bad Wi-Fi; the game itself always comes from the serv
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from pathlib import Path
@@ -120,14 +121,16 @@ async def known(request: Request, code: str, kind: str) -> tuple[str, dict[str, 
 async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
     code, _ = await known(request, code, kind)
     link = join_link(request, code, prefix)
-    response = await svg(link, f"QR code to join {kind} {code}")
+    response = await svg(link, f"QR code to join {kind} {code}", remember=True)
     response.headers["X-Join-Link"] = link
     return response
 
 
-async def svg(link: str, title: str) -> Response:
-    """The link as an SVG QR code, drawn off the event loop."""
-    drawing = await run_in_threadpool(draw, link, title)
+async def svg(link: str, title: str, remember: bool = False) -> Response:
+    """The link as an SVG QR code, drawn off the event loop; a join link's drawing is
+    `remember`ed (every phone and TV of a room asks for the same one), never a seat's
+    (its link holds a token, which the server keeps only as a hash)."""
+    drawing = await run_in_threadpool(remembered if remember else draw, link, title)
     return Response(
         drawing,
         media_type="image/svg+xml",
@@ -149,6 +152,9 @@ def draw(link: str, title: str) -> bytes:
         title=title,
     )
     return buffer.getvalue()
+
+
+remembered = functools.lru_cache(maxsize=512)(draw)
 
 
 def mount_static(app: FastAPI) -> None:

@@ -10,6 +10,7 @@ import asyncio
 import socket
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -463,6 +464,37 @@ def test_13_a_seat_qr_code_needs_a_token_the_room_knows(server: ServerProcess) -
     stranger = httpx.post(url, json={"token": "x" * 32})
     assert stranger.status_code == 403 and stranger.json()["error"]["code"] == "not_allowed"
     assert httpx.post(url, json={"token": table.banker_token}).status_code == 200
+
+
+def test_13_qr_codes_in_a_loop_leave_the_loop_free(server: ServerProcess) -> None:
+    table = Table(server.base_url)
+    qr, seat_qr = (
+        f"{server.base_url}/api/rooms/{table.code}/{n}" for n in ("qr.svg", "seat-qr.svg")
+    )
+    stop = time.monotonic() + 3
+
+    def loop(seat: bool) -> int:
+        drawn = 0
+        with httpx.Client(timeout=10) as client:
+            while time.monotonic() < stop:
+                if seat:
+                    answer = client.post(seat_qr, json={"token": table.banker_token})
+                else:
+                    answer = client.get(qr)
+                assert answer.status_code == 200
+                drawn += 1
+        return drawn
+
+    with ThreadPoolExecutor(10) as pool:
+        loops = [pool.submit(loop, n % 2 == 0) for n in range(10)]
+        slowest = 0.0
+        while time.monotonic() < stop:
+            started = time.monotonic()
+            assert httpx.get(f"{server.base_url}/healthz").status_code == 200
+            slowest = max(slowest, time.monotonic() - started)
+        drawn = sum(f.result() for f in loops)
+    assert drawn > 10
+    assert slowest < 1.0, f"/healthz waited {slowest:.2f} s behind {drawn} QR codes"
 
 
 # -- 14: /metrics is not public ------------------------------------------------------------
