@@ -373,12 +373,25 @@ async def test_9_a_log_at_its_bound_takes_no_more_and_says_so(fresh_server: Make
 
 
 # -- 10: sockets from another site's pages are refused -------------------------------------
+UVICORN = ("-m", "uvicorn", "--factory", "app.main:create_app", "--ws", "websockets-sansio")
+
+
 @pytest.fixture
 def asgi_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    command = ("-m", "uvicorn", "--factory", "app.main:create_app", "--ws", "websockets-sansio")
-    proc = start_server(tmp_path, command=command)
+    """Plain uvicorn: room sockets through the ASGI route (app/api/ws.py)."""
+    proc = start_server(tmp_path, {"BANKIT_SPECTATORS_PER_ADDRESS": "3"}, command=UVICORN)
     yield proc
     proc.kill()
+
+
+async def test_1_the_asgi_route_keeps_the_shares_too(asgi_server: ServerProcess) -> None:
+    table = Table(asgi_server.base_url)
+    table.join("Ann")
+    for _ in range(3):
+        await welcomed(asgi_server, table.code, source="127.0.0.2")
+    assert await refused_socket(asgi_server, table.code, source="127.0.0.2") == 1013
+    await welcomed(asgi_server, table.code, table.players["Ann"][1], source="127.0.0.2")
+    await welcomed(asgi_server, table.code, source="127.0.0.3")
 
 
 async def origins_hold(proc: ServerProcess) -> None:
