@@ -304,7 +304,7 @@ class RoomRegistry:
             if idle_ms >= self._kept_ms(room.finished):
                 await actor.stop()
                 await self.bus.delete_room(code)
-                self.stored -= self._evicts
+                self.stored -= 1  # (counted where it matters: one process)
                 freed.append(code)
                 log.info("room %s freed after %.0f s idle", code, idle_ms / 1000)
             elif (
