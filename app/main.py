@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import errors, http, pages, scoresheets, ws
+from app.api import errors, handover, http, pages, scoresheets, ws
 from app.api import metrics as metrics_route
 from app.api.edge import Edge
 from app.api.fair import FairShares
@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)  # outermost: every answer
     errors.install(app)
     app.include_router(http.router)
+    app.include_router(handover.router)
     for game in games:  # what a game adds goes with it when BANKIT_GAMES leaves it out
         if game.routes is not None:
             app.include_router(game.routes)
