@@ -63,4 +63,6 @@ class FairShares:
         elif status == 201 and joining:
             limits.joined(key, parts[2])
         elif status == 201 and creating:
-            limits.created(key, str(orjson.loads(bytes(body))["code"]))
+            made = orjson.loads(bytes(body))
+            if isinstance(made, dict) and isinstance(made.get("code"), str):
+                limits.created(key, made["code"])
