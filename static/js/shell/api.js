@@ -73,7 +73,8 @@ export const joinRoom = (code, name, collection = "rooms", { phone = true, banke
 const clientSeed = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 export const roomState = (code, collection = "rooms") => call("GET", `/api/${collection}/${code}`);
-export const roomLog = (code, collection = "rooms") => call("GET", `/api/${collection}/${code}/log`);
+export const roomLog = (code, collection = "rooms", after = 0) =>
+  call("GET", `/api/${collection}/${code}/log${after ? `?after=${after}` : ""}`);
 export const joinLink = (code, collection = "rooms") => `${location.origin}${phonePath(code, collection)}`;
 export const qrUrl = (code, collection = "rooms") => `/api/${collection}/${code}/qr.svg`;
 

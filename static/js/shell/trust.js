@@ -48,8 +48,14 @@ async function verify(bar, where) {
   button.disabled = true;
   setText(out, "Checking every roll…");
   try {
-    const log = await roomLog(where.code, where.collection);
-    setText(out, verdict(await checkDice(log.events)));
+    const events = [];
+    let after = 0;
+    do { // a long night's log comes in pages
+      const page = await roomLog(where.code, where.collection, after);
+      events.push(...page.events);
+      after = page.next_after;
+    } while (after);
+    setText(out, verdict(await checkDice(events)));
   } catch (failure) {
     setText(out, `Could not check the dice: ${failure.message}`);
   } finally {
