@@ -100,10 +100,12 @@ async def test_an_effect_is_carried_out_once_though_its_first_owner_died_midway(
     made = [c for c in bus._rooms if (await state(registry, c)).get("origin")]
     assert made == [child_code]
     child_log = await registry.log_entries(child_code) or []
-    assert [e["type"] for e in child_log] == ["create", "join"]
+    assert [e["type"] for e in child_log] == ["create"]  # seated by its first event
+    assert child_log[0]["data"]["seats"] == [{"player_id": "ann", "name": "Ann"}]
     assert verify(child_log) and verify(await registry.log_entries(code) or [])
     child = await state(registry, child_code)
     assert child["tokens"] == {"banker-hash": "banker", "ann-hash": "ann"}
+    assert [p["id"] for p in child["state"]["players"]] == ["ann"]
 
 
 async def test_a_failing_event_leaves_no_gap_in_the_log(
