@@ -15,13 +15,14 @@ are derived from it and the room remembers it as its `origin`, and the tell carr
 the effect's id, so a retry after a crash (by this owner or the next) neither makes
 a second room nor tells the source twice.
 
-`tell` data: {"code", "command": {...}}: a server command (role "system") for
-another room, deduplicated there by the effect's id.
+`tell` data: {"code", "command": {...}, "if_gone"?: {...}}: a server command (role
+"system") for another room, deduplicated there by the effect's id. When that room is
+gone (freed), nothing can change there any more: the source is sent `if_gone`, if
+given, instead (a tournament's `lock` of a freed table: its last report stands).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -88,8 +89,12 @@ class Spawner:
         await self._system(source.code, spawned, effect.id)
 
     async def tell(self, source: Source, effect: Effect) -> None:
-        with contextlib.suppress(UnknownRoom):  # the room is gone: nothing to tell
+        try:
             await self._system(effect.data["code"], effect.data["command"], effect.id)
+        except UnknownRoom:
+            gone = effect.data.get("if_gone")
+            if gone is not None:
+                await self._system(source.code, gone, f"{effect.id}/gone")
 
     async def _system(self, code: str, command: Mapping[str, Any], effect_id: str) -> None:
         game_name = (await self.registry.snapshot(code) or {}).get("game")

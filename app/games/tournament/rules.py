@@ -262,11 +262,7 @@ class TournamentRules:
         _require_not_over(state)
         if state.status != "scoring":
             raise RuleError("not_finished", "Every table of the game must be finished first.")
-        locks = tuple(
-            Effect("tell", f"lock-{state.current}-{t.table}", {"code": t.code, "command": LOCK})
-            for t in state.tables
-            if not t.locked
-        )
+        locks = tuple(_lock(t, state.current) for t in state.tables if not t.locked)
         return Event("score", {"game": state.current}, locks)
 
     def _decide_reroll(
@@ -353,6 +349,21 @@ class TournamentRules:
     def report(self, state: TournamentState) -> None:
         """Nothing to tell a parent: this game is never created by another room."""
         return None
+
+
+def _lock(table: Table, game: int) -> Effect:
+    """Tell a table room to lock; a room already freed can no longer change, so its
+    last report stands as locked (the server reports that for it)."""
+    gone = {
+        "type": "report",
+        "code": table.code,
+        "status": "finished",
+        "totals": dict(table.totals or {}),
+        "table": table.table,
+        "locked": True,
+    }
+    data = {"code": table.code, "command": LOCK, "if_gone": gone}
+    return Effect("tell", f"lock-{game}-{table.table}", data)
 
 
 def _require_not_over(state: TournamentState) -> None:

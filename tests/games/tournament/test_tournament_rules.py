@@ -466,8 +466,18 @@ def test_score_locks_the_table_rooms_and_takes_the_totals_once_they_are_locked()
     tourney = scoring()
     event = tourney.send(ORGANISER, Score("score"))
     assert event == Event("score", {"game": 1})
+    totals = {"a": 300, "b": 200, "c": 100}
+    gone = {"type": "report", "code": "KQF2", "status": "finished", "totals": totals}
     assert event.effects == (
-        Effect("tell", "lock-1-1", {"code": "KQF2", "command": {"type": "lock"}}),
+        Effect(
+            "tell",
+            "lock-1-1",
+            {
+                "code": "KQF2",
+                "command": {"type": "lock"},
+                "if_gone": {**gone, "table": 1, "locked": True},  # a freed room's word
+            },
+        ),
     )
     waiting = tourney.view()
     assert (waiting["status"], waiting["results"]) == ("scoring", [])  # the lock is not in
