@@ -40,6 +40,7 @@ from tests.games.tournament.support import (
     play_game,
     welcome,
 )
+from tests.games.tournament.test_two_tables import sixteen_players
 from tests.redis_server import RedisServer
 
 BACKENDS = ["redis", "redis-cluster"]
@@ -293,3 +294,12 @@ def rooms_made_by(redis: RedisServer, source: str) -> list[str]:
         return codes
     finally:
         client.close()
+
+
+async def test_the_sixteen_player_tournament_plays_the_same_on_two_processes(  # type: ignore[no-untyped-def]
+    make_cluster,
+) -> None:
+    """tests/games/tournament/test_two_tables.py, its HTTP on the process that owns the
+    tournament (and so its tables) and every socket on the other one."""
+    first, second = make_cluster(2).servers
+    await sixteen_players(first.base_url, second.ws_url)
