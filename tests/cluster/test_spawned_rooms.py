@@ -30,7 +30,7 @@ from tests.cluster.following import (
     table_of,
     tournament_phone,
 )
-from tests.conftest import start_server
+from tests.conftest import ServerProcess, start_server
 from tests.games.tournament.support import (
     Seat,
     Tourney,
@@ -232,13 +232,17 @@ async def test_a_kill_of_the_source_s_owner_at_any_step_leaves_each_table_once_a
     phone (on process 1) still follows at once into its seat."""
     redis = RedisServer(tmp_path)
     env = {**ENV, "REDIS_URL": redis.url}
-    with ThreadPoolExecutor(2) as pool:  # both start at once
-        dying = pool.submit(
-            start_server, tmp_path, {**env, "BANKIT_TEST_DIE_AT": step}, None, DYING
-        )
-        surviving = pool.submit(start_server, tmp_path, env)
-        doomed, survivor = dying.result(), surviving.result()
+    servers: list[ServerProcess] = []
     try:
+        with ThreadPoolExecutor(2) as pool:  # both start at once
+            dying = {**env, "BANKIT_TEST_DIE_AT": step}
+            starting = [
+                pool.submit(start_server, tmp_path, dying, None, DYING),
+                pool.submit(start_server, tmp_path, env),
+            ]
+            servers += [f.result() for f in starting if f.exception() is None]
+        assert len(servers) == 2, [f.exception() for f in starting]
+        doomed, survivor = servers
         tourney = Tourney(doomed.base_url, survivor.ws_url, games=1, rounds=1)
         names = ["Ann", "Bob", "Cy", "Dee"]
         for name in names:
@@ -261,7 +265,7 @@ async def test_a_kill_of_the_source_s_owner_at_any_step_leaves_each_table_once_a
         tourney.base_url = survivor.base_url
         arrived = await asyncio.gather(*followers)
 
-        final = await tourney.newest(lambda s: len(s["tables"]) == 2, "both tables")
+        final = await tourney.newest(lambda s: len(s["tables"]) == 2, "tables", FOLLOW_SECONDS)
         tables = final["tables"]
         for name, (code, hello) in zip(names, arrived):
             assert hello["you"] == {"role": "player", "player_id": tourney.ids[name]}, hello
@@ -277,7 +281,7 @@ async def test_a_kill_of_the_source_s_owner_at_any_step_leaves_each_table_once_a
         assert (kinds.count("next"), kinds.count("table_code")) == (1, 2), kinds
         assert_log_replays(_tournament_rules(), tourney.log(), tourney.state())
     finally:
-        for server in (doomed, survivor):
+        for server in servers:
             server.kill()
         redis.stop()
 
