@@ -154,8 +154,7 @@ class RoomActor:
 
     async def _carry_out(self, effects: list[Effect]) -> None:
         """Run committed effects, then tell the room (through its inbox) which are done."""
-        fair = self.room.fair
-        source = Source(self.code, dict(self.room.tokens), dict(fair.seeds) if fair else None)
+        source = Source(self.code, dict(self.room.tokens))
         for effect in effects:
             if await self.effects.run(source, effect):
                 done = envelopes.EffectDoneEnvelope(effect.id)

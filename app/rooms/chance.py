@@ -74,31 +74,24 @@ class FairDice:
     until `reveal`; `drawn` holds this command's draw records until the room logs them."""
 
     def __init__(
-        self,
-        seed: str,
-        clients: list[str],
-        draws: int,
-        revealed: list[dict[str, str]],
-        seeds: dict[str, str] | None = None,
+        self, seed: str, clients: list[str], draws: int, revealed: list[dict[str, str]]
     ) -> None:
         self.seed = seed
         self.clients = clients  # every client seed logged so far, in log order
-        self.seeds = seeds or {}  # player id -> its seed: the rooms this one spawns seat it too
         self.draws = draws
         self.revealed = revealed  # [{"commit", "seed"}] of seeds already shown
         self.drawn: list[dict[str, Any]] = []
 
     @classmethod
     def new(cls) -> FairDice:
-        return cls(secrets.token_hex(32), [], 0, [], {})
+        return cls(secrets.token_hex(32), [], 0, [])
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any] | None) -> FairDice | None:
         if record is None:
             return None
         revealed = [dict(r) for r in record["revealed"]]
-        seeds = dict(record.get("seeds", {}))
-        return cls(record["seed"], list(record["clients"]), record["draws"], revealed, seeds)
+        return cls(record["seed"], list(record["clients"]), record["draws"], revealed)
 
     def record(self) -> dict[str, Any]:
         """The snapshot's private part."""
@@ -107,7 +100,6 @@ class FairDice:
             "clients": self.clients,
             "draws": self.draws,
             "revealed": self.revealed,
-            "seeds": self.seeds,
         }
 
     @property

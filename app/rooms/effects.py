@@ -24,7 +24,6 @@ class Source:
 
     code: str
     tokens: Mapping[str, str]  # token hash -> principal (seats to hand on)
-    seeds: Mapping[str, str] | None = None  # player id -> its fair-dice seed (seated along)
 
 
 Handler = Callable[[Source, Effect], Awaitable[None]]

@@ -88,13 +88,14 @@ class RoomRegistry:
         codes: Iterable[str] | None = None,
         origin: str | None = None,
         parent: str | None = None,
-        onlookers: Mapping[str, str] | None = None,
+        tokens: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """Create a room of `game` owned by this process; returns its first state.
 
         `codes`: the codes to try in order (random ones by default); `origin`: the
         effect creating it, so that a second try finds the room it made the first time;
-        `parent`: the room it reports to; `onlookers`: more tokens it knows (as spectators)."""
+        `parent`: the room it reports to; `tokens`: more tokens it binds from its first record
+        (token hash -> a seated player's id, or a spectator's role)."""
         if self._evicts and self.stored >= self.settings.max_stored_rooms:
             raise RoomsFull()
         if not await self._room_for_one_more():
@@ -110,7 +111,7 @@ class RoomRegistry:
                 origin,
                 parent,
             )
-            room.tokens = {**(onlookers or {}), **room.tokens}
+            room.tokens = {**(tokens or {}), **room.tokens}
             if await self.bus.create_room(code, room.snapshot(), orjson.dumps(entry)):
                 self.stored += 1
                 await self._own(code)

@@ -303,7 +303,6 @@ class Room:
             seed = client_seed(orjson.loads(envelope.cmd))
             if seed is not None:
                 fair.clients.append(seed)
-                fair.seeds[seating.seated[0]] = seed
                 extra["client_seed"] = seed
         state = self.timeline.state
         if not self.rules.finished(state) and self.rules.finished(

@@ -20,11 +20,16 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class Table:
+    """`made`: its room exists, seats and all (the state names it only from then on);
+    `locked`: its room confirmed it refuses undo, so its totals are final."""
+
     table: int
     code: str
     players: tuple[str, ...]
     status: str = "lobby"
     totals: Mapping[str, int] | None = None
+    made: bool = True
+    locked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,7 @@ class TournamentState:
     tables: tuple[Table, ...] = ()
     scoring: Scoring | None = None
     results: tuple[Result, ...] = ()
+    closing: bool = False  # `score` accepted: the totals are taken once every table is locked
     table_rules: tuple[tuple[str, int | str], ...] = ()  # BANK house rules for its tables
     fair: Fairness | None = None  # the room's committed dice (virtual rerolls)
 
