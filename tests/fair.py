@@ -28,6 +28,13 @@ def assert_dice_check_out(events: list[dict[str, Any]]) -> int:
     return int(count)
 
 
+async def acked(client: Any, **command: Any) -> int:
+    """A command that must be accepted, given time on a loaded machine; its seq."""
+    answer = await client.command(timeout=30, **command)
+    assert answer["type"] == "ack", answer
+    return int(answer["seq"])
+
+
 def client_seed(n: int) -> str:
     """A phone's seed as the page makes one: 32 hex digits."""
     return f"{n:032x}"
@@ -39,7 +46,7 @@ async def roll_bank_to_the_end(banker: Any, room: Any, limit: int = 2000) -> dic
     for _ in range(limit):
         if state["status"] == "finished":
             return state  # type: ignore[no-any-return]
-        state = await banker.state_at_least(await banker.ok(type="roll"))
+        state = await banker.state_at_least(await acked(banker, type="roll"), timeout=30)
     raise AssertionError("the game did not end")
 
 
@@ -50,11 +57,11 @@ async def roll_bunco_to_the_end(banker: Any, night: Any, limit: int = 5000) -> d
         if state["status"] == "finished":
             return state  # type: ignore[no-any-return]
         if state["phase"] == "waiting":
-            seq = await banker.ok(type="ring")
+            seq = await acked(banker, type="ring")
         else:
             rolling = [t["table"] for t in state["tables"] if t["rolloff"]] or [0]
-            seq = await banker.ok(type="roll", table=rolling[0])
-        state = await banker.state_at_least(seq)
+            seq = await acked(banker, type="roll", table=rolling[0])
+        state = await banker.state_at_least(seq, timeout=30)
     raise AssertionError("the night did not end")
 
 
