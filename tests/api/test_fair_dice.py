@@ -8,6 +8,7 @@ import hashlib
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from tests.client import Client, Table, assert_replays_to
 from tests.conftest import ServerProcess, start_server
 from tests.fair import (
     SCRIPT,
+    UNLIMITED,
     assert_dice_check_out,
     client_seed,
     draws_in,
@@ -136,8 +138,9 @@ def test_rooms_that_never_draw_commit_to_nothing(server: ServerProcess) -> None:
 
 
 async def test_bunco_seating_by_lot_and_every_virtual_roll_check_out(
-    server: ServerProcess,
+    fresh_server: Callable[..., ServerProcess],
 ) -> None:
+    server = fresh_server(**UNLIMITED)
     night = BuncoNight(server.base_url, sets=1, roll_entry="virtual")
     for n in range(9):
         night.join(f"P{n}")  # seeds through the helper: none

@@ -3,13 +3,14 @@ end, is carried to "Play again" and a tournament's tables, and a replay of the l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from tests.client import Client, Table, assert_replays_to
 from tests.conftest import ServerProcess
-from tests.fair import assert_dice_check_out, draws_in, roll_bunco_to_the_end
+from tests.fair import UNLIMITED, assert_dice_check_out, draws_in, roll_bunco_to_the_end
 from tests.games.bunco.bunco_night import BuncoNight, assert_bunco_replays
 from tests.games.tournament.support import Tourney
 
@@ -132,8 +133,9 @@ async def test_a_bunco_night_plays_by_its_house_rules(server: ServerProcess) -> 
 
 
 async def test_a_virtual_bunco_night_with_the_common_movement_plays_to_the_end(
-    server: ServerProcess,
+    fresh_server: Callable[..., ServerProcess],
 ) -> None:
+    server = fresh_server(**UNLIMITED)
     night = BuncoNight(server.base_url, roll_entry="virtual", bell_at=5, movement="common")
     for n in range(12):
         night.join(f"P{n}")
