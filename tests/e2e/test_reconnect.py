@@ -91,12 +91,14 @@ def test_a_dropped_socket_says_reconnecting_and_comes_back_with_the_seat(table: 
 
     cable.cut()
     expect(ann.locator("#conn")).to_contain_text("Reconnecting…")
-    bank(ann)  # tapped while the phone is offline: sent (once) when it is back
-    expect(ann.locator("#bank-btn")).to_have_text("Banking… (reconnecting)")
+    bank(ann)  # tapped while the phone is offline: not sent, now or later
+    expect(ann.locator("#tap-note")).to_contain_text("Not sent: you were offline.")
     expect(banker.locator(".row", has_text="Ann")).not_to_contain_text("banked")
 
     cable.up = True
     expect(ann.locator("#conn")).to_have_text("● Live", timeout=15_000)
+    expect(banker.locator(".row", has_text="Ann")).not_to_contain_text("banked")
+    bank(ann)  # tapped again, live
     expect(ann.locator("#bank-btn")).to_have_text("✓ You banked 6")
     expect(banker.locator(".row", has_text="Ann")).to_contain_text("✓ banked 6")
     expect(banker.locator(".row", has_text="Ann").locator(".score")).to_have_text("6")

@@ -164,9 +164,10 @@ function gone(text) {
 }
 
 /** Send a command; a refusal becomes a toast in plain words. Resolves the reply.
- * explain(reply) may word a refusal itself (returning null or "": say nothing). */
-async function command(message, explain = null) {
-  const reply = await ctx.socket.send(message);
+ * explain(reply) may word a refusal itself (returning null or "": say nothing);
+ * options go to the socket's send ({prompt: true}: a tap that means "now"). */
+async function command(message, explain = null, options = {}) {
+  const reply = await ctx.socket.send(message, options);
   if (!reply.ok) {
     const text = explain ? explain(reply) : reply.message; // null or "": say nothing
     if (text) toast(text);

@@ -5,7 +5,7 @@
 // doubles are sent as their dice.
 
 import { die } from "./dice.js";
-import { h, points } from "../../shell/dom.js";
+import { h, points, setText } from "../../shell/dom.js";
 import { nextRollSafe } from "./rules.js";
 
 const REPEAT_GUARD_MS = 300; // a bouncing finger on the same key is one tap
@@ -19,7 +19,7 @@ function effect(state, total, doubles) {
   return { short: `+${total}`, long: `adds ${total}` };
 }
 
-/** onRoll(roll) is called with {total} or {dice: [a, a]}; returns {el, update(state, enabled)}. */
+/** onRoll(roll, key) is called with {total} or {dice: [a, a]} and the key pressed; returns {el, update(state, enabled)}. */
 export function dicePad(onRoll) {
   const keys = [];
   let lastKey = null;
@@ -35,10 +35,14 @@ export function dicePad(onRoll) {
         dataset: { roll: roll.dice ? roll.dice.join("-") : String(roll.total) },
         onclick: () => {
           const now = performance.now();
-          if (lastKey === button && now - lastAt < REPEAT_GUARD_MS) return;
+          if (lastKey === button && now - lastAt < REPEAT_GUARD_MS) {
+            bounced(button);
+            return;
+          }
           lastKey = button;
           lastAt = now;
-          onRoll(roll);
+          setText(note, "");
+          onRoll(roll, button);
         },
       },
       label,
@@ -57,7 +61,16 @@ export function dicePad(onRoll) {
     const label = h("span", { class: "dbl" }, die(face, "mini"), die(face, "mini"));
     doubles.append(key({ dice: [face, face] }, label, "double"));
   }
-  const el = h("div", { class: "dicepad" }, totals, doubles);
+  const note = h("p", { class: "pad-note", role: "status" });
+  const el = h("div", { class: "dicepad" }, totals, doubles, note);
+
+  /** A bounce is not lost in silence: the key shakes and the pad says why. */
+  function bounced(button) {
+    button.classList.remove("shake");
+    void button.offsetWidth; // restart the animation
+    button.classList.add("shake");
+    setText(note, "Same key twice in a row: counted once. Tap again to enter it twice.");
+  }
 
   // Any tap elsewhere (undo, bank-for) ends a bounce: the same key may count again at once.
   document.addEventListener("pointerdown", (event) => {

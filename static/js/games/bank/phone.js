@@ -62,6 +62,7 @@ const VIEWS = `
       <ol id="feed" class="feed" role="log" aria-live="polite"></ol>
     </div>
     <div class="actionbar" id="actionbar">
+      <p id="tap-note" class="tap-note" role="alert" hidden></p>
       <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
       <button id="undo-btn" class="undo-btn" type="button" hidden>
         <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
