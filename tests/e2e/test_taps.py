@@ -79,7 +79,7 @@ def test_a_bounce_on_the_pad_is_said_not_swallowed(table: Table) -> None:
     banker.clock.install()
     banker.reload()
     expect_current(banker, "0")
-    banker.clock.pause_at(time.time() + 0.5)  # the page's time moves only on demand: no 0.3 s passes
+    banker.clock.pause_at(time.time() + 0.5)  # time moves only on demand: no 0.3 s passes
     key = banker.locator(".dicepad button[data-roll='9']")
     key.click()
     expect_bank(banker, "9")
