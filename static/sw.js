@@ -16,6 +16,7 @@ const SHELL = [
   "/static/css/home.css",
   "/static/css/room.css",
   "/static/css/watch.css",
+  "/static/js/shell/announce.js",
   "/static/js/shell/api.js",
   "/static/js/shell/chrome.js",
   "/static/js/shell/die.js",

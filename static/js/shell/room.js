@@ -81,7 +81,7 @@ function connect() {
         document.body.dataset.role = you.role;
         rememberRole(you);
         await mount(state.game);
-        render(state);
+        render(state, false, { welcome: true });
       }),
     state: (next) => serial(() => render(next)),
     presence: (connected) =>
@@ -120,8 +120,9 @@ function follow(next) {
   location.assign(phonePath(next, ctx.collection));
 }
 
-/** A new state (or, with `presenceOnly`, the same one with other presence). */
-function render(next, presenceOnly = false) {
+/** A new state (or, with `presenceOnly`, the same one with other presence).
+ * `moment.welcome`: the first state of a socket (a reload, or a reconnect). */
+function render(next, presenceOnly = false, moment = {}) {
   if (next.next_game && !STAY && ctx.seat) {
     follow(next.next_game);
     return;
@@ -135,7 +136,7 @@ function render(next, presenceOnly = false) {
     document.title = `${ctx.code} · bankit`;
   } else {
     showView("game");
-    game.render(next, previous);
+    game.render(next, previous, moment);
   }
   awake.want(next.status !== "finished");
 }

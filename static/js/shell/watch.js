@@ -44,7 +44,7 @@ function boot() {
     welcome: (_, next) =>
       serial(async () => {
         await mount(next.game);
-        render(next);
+        render(next, false, { welcome: true });
       }),
     state: (next) => serial(() => render(next)),
     presence: (connected) =>
@@ -76,7 +76,7 @@ async function mount(name) {
   drawHowto();
 }
 
-function render(next, presenceOnly = false) {
+function render(next, presenceOnly = false, moment = {}) {
   if (next.next_game && !STAY) {
     socket?.stop(); // the banker played again: the TV goes to the new game by itself
     location.assign(tvPath(next.next_game, ctx.collection));
@@ -92,7 +92,7 @@ function render(next, presenceOnly = false) {
     drawLobby();
   } else {
     showSection("game");
-    game.render(next, previous);
+    game.render(next, previous, moment);
   }
 }
 

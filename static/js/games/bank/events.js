@@ -128,3 +128,14 @@ function roundEvent(state, entry) {
       : `Everyone banked: round ${entry.round} is over.`;
   return { kind: "round", entry, waited, text };
 }
+
+/** What a phone that was away missed, in words: "You're back: you missed 3 rolls." */
+export function missedText(prev, next) {
+  if (!prev || prev.status === "lobby") return "";
+  if (next.status === "finished" && prev.status !== "finished") return "You're back: the game ended meanwhile.";
+  const rounds = next.rounds_log.length - prev.rounds_log.length;
+  if (rounds > 1) return `You're back: you missed ${rounds} rounds.`;
+  const rolls = [...(next.last_round?.rolls || []), ...(next.round_log?.rolls || [])].filter((r) => r.seq > prev.seq).length;
+  if (!rolls) return "You're back: you missed nothing.";
+  return `You're back: you missed ${rolls} ${rolls === 1 ? "roll" : "rolls"}${rounds ? " and the end of a round" : ""}.`;
+}
