@@ -3,7 +3,7 @@
 // by the state's `game` (docs/ui.md, "How a game's pages plug in").
 
 import { phonePath, roomState, whereFromPath } from "./api.js";
-import { showConnection, tournamentLink } from "./chrome.js";
+import { BACK_AFTER_MS, showConnection, tournamentLink } from "./chrome.js";
 import { $, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
 import { loadGame, surface } from "./games.js";
@@ -120,6 +120,17 @@ function follow(next) {
   location.assign(phonePath(next, ctx.collection));
 }
 
+/** A tournament's table is over: this phone goes back to the tournament by itself (where
+ * ties are rerolled and places and points shown), if it has a seat there. */
+let leaving = null;
+function backToTournament(tournament) {
+  if (leaving || STAY || !loadSeat(tournament.code)) return;
+  leaving = setTimeout(() => {
+    ctx.socket?.stop();
+    location.assign(phonePath(tournament.code, "tournaments"));
+  }, BACK_AFTER_MS);
+}
+
 /** A new state (or, with `presenceOnly`, the same one with other presence).
  * `moment.welcome`: the first state of a socket (a reload, or a reconnect). */
 function render(next, presenceOnly = false, moment = {}) {
@@ -130,6 +141,7 @@ function render(next, presenceOnly = false, moment = {}) {
   const previous = presenceOnly ? next : ctx.state;
   ctx.state = next;
   tournamentLink($(".topbar"), next.tournament); // a tournament's table room leads back to it
+  if (next.tournament && next.status === "finished") backToTournament(next.tournament);
   if (next.status === "lobby") {
     showView("lobby");
     views.lobby.render(next);

@@ -64,7 +64,7 @@ export function finalView(ctx) {
     updateBoard(state, { me, sorted: true, showPlace: true });
     drawHistory($("#final-history"), state);
     const banker = ctx.you?.role === "banker";
-    const open = banker && !state.next_game;
+    const open = banker && !state.next_game && !state.tournament; // a tournament seats its own next game
     show($("#again-box"), open);
     if (open) {
       drawDrops(state);
@@ -74,7 +74,14 @@ export function finalView(ctx) {
     const what = undoPreviewText(state);
     setText($("#final-undo-what"), what);
     undo.setAttribute("aria-label", `Undo the last roll: ${what}`);
-    show($("#final-wait"), !banker && !state.next_game);
+    const wait = $("#final-wait");
+    setText(
+      wait,
+      state.tournament
+        ? `Back to tournament ${state.tournament.code} in a moment: the places and points are there.`
+        : "If the banker plays again, this phone goes to the new game by itself.",
+    );
+    show(wait, Boolean(state.tournament) || (!banker && !state.next_game));
   }
 
   return { render };

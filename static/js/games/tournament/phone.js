@@ -3,6 +3,7 @@
 // they land, the seating of the next game, the standings, the final screen.
 // Interface: docs/ui.md, "How a game's pages plug in".
 
+import { announce } from "../../shell/announce.js";
 import { $, h, names, ordinal, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { isHost } from "../../shell/games.js";
@@ -79,12 +80,13 @@ const MARKUP = `
     <div id="t-go" class="actionbar static" hidden></div>
     <div id="t-reroll" class="card t-reroll" hidden aria-labelledby="t-reroll-title">
       <h2 id="t-reroll-title">Rerolls</h2>
+      <p id="t-again" class="t-again" role="status" hidden></p>
       <div id="t-prompt"></div>
       <div id="t-groups"></div>
     </div>
     <div id="t-feed-box" class="card" hidden>
       <h2 id="t-feed-box-title">Rerolls</h2>
-      <ol id="t-feed" class="t-feed" reversed role="log" aria-live="polite"></ol>
+      <ol id="t-feed" class="t-feed" reversed></ol>
     </div>
     <div id="t-last" class="card" hidden></div>
     <div id="t-tables-box" hidden>
@@ -193,9 +195,33 @@ export function mount(ctx, root) {
     }
   }
 
+  /** A group whose reroll tied again comes back with no rolls: say so, until its next roll. */
+  const rolledIn = (group) => Object.values(group.rolls).filter(Boolean).length;
+  let heard = null; // reroll lines already said
+  const tiedAgain = new Map(); // players (sorted, joined) -> words
+  function noteTiesAgain(state, previous) {
+    const before = previous?.reroll?.groups ?? [];
+    const groups = state.reroll?.groups ?? [];
+    for (const group of groups) {
+      const key = [...group.players].sort().join(",");
+      const rolled = rolledIn(group);
+      const was = before.find((g) => group.players.every((id) => g.players.includes(id)));
+      if (!rolled && was && rolledIn(was)) {
+        tiedAgain.set(key, `Tied again! ${namesOf(state, group.players)} roll again for ${placesText(group.places)}.`);
+      }
+      if (rolled) tiedAgain.delete(key);
+    }
+    for (const key of tiedAgain.keys()) if (!groups.some((g) => [...g.players].sort().join(",") === key)) tiedAgain.delete(key);
+    const text = [...tiedAgain.values()].join(" ");
+    if (text && text !== el("t-again").textContent) announce(text, { urgent: true });
+    setText(el("t-again"), text);
+    show(el("t-again"), Boolean(text));
+  }
+
   function drawReroll(state, previous) {
     const pending = state.status === "reroll";
     show(el("t-reroll"), pending);
+    noteTiesAgain(state, previous);
     if (pending) {
       el("t-prompt").replaceChildren(...prompt(state));
       el("t-groups").replaceChildren(...rerollGroups(state));
@@ -208,6 +234,8 @@ export function mount(ctx, root) {
       setText(el("t-feed-box-title"), `Rerolls of game ${state.current}`);
       el("t-feed").start = lines.length;
       el("t-feed").replaceChildren(...lines.toReversed().slice(0, FEED_LINES).map((line) => h("li", {}, line.text))); // newest first
+      if (heard !== null && lines.length > heard) for (const line of lines.slice(heard)) announce(line.text);
+      heard = lines.length; // what was there when the page opened is not read out again
     });
   }
 
