@@ -32,9 +32,12 @@ const views = {};
 let game = null; // the mounted game view: {render, stale?, destroy?}
 let queue = Promise.resolve(); // socket events, one at a time, in order, across module loads
 
+const TITLES = { join: (code) => `Join game ${code}`, lobby: (code) => `Lobby · ${code}`, gone: (code) => `Game ${code} not found` };
+
 function showView(name) {
   for (const key of ["join", "lobby", "game", "gone"]) show($(`#view-${key}`), key === name);
   if (name !== "game") document.body.dataset.view = name; // the game names its own views
+  if (name !== "game") document.title = `${TITLES[name](ctx.code || "")} · bankit`; // the game titles its own
 }
 
 function boot() {
@@ -145,7 +148,6 @@ function render(next, presenceOnly = false, moment = {}) {
   if (next.status === "lobby") {
     showView("lobby");
     views.lobby.render(next);
-    document.title = `${ctx.code} · bankit`;
   } else {
     showView("game");
     game.render(next, previous, moment);

@@ -60,6 +60,7 @@ function boot() {
       game?.stale?.(ctx.stale);
       if (status.phase === "gone") {
         setText($("#tv-gone-text"), `Game ${code} is not on this server any more. It may have ended a while ago.`);
+        document.title = `Game ${code} not found · TV · bankit`;
         showSection("gone");
       }
     },
@@ -97,6 +98,7 @@ function render(next, presenceOnly = false, moment = {}) {
   awake.want(next.status !== "finished");
   if (lobby) {
     showSection("lobby");
+    document.title = `Lobby · TV · ${ctx.code} · bankit`;
     drawLobby();
   } else {
     showSection("game");

@@ -167,7 +167,7 @@ export function mount(shell, root) {
     document.body.dataset.view = view;
     views[view].render(state);
     document.title =
-      state.status === "playing" ? `BANK ${points(state.bank)} · ${ctx.code} · bankit` : `${ctx.code} · bankit`;
+      state.status === "playing" ? `BANK ${points(state.bank)} · ${ctx.code} · bankit` : `Final · ${ctx.code} · bankit`;
   }
 
   function react(events, state, previous) {

@@ -103,6 +103,7 @@ export function mount(ctx, root) {
     const view = state.status === "finished" ? "final" : "play";
     for (const key of ["play", "final"]) show($(`#tv-${key}`), key === view);
     document.body.dataset.view = view;
+    document.title = `${view === "final" ? "Final" : `Round ${state.round} · BANK ${points(state.bank)}`} · TV · ${ctx.code} · bankit`;
     if (view === "play") drawPlay();
     if (view === "final") drawFinal();
   }

@@ -38,7 +38,7 @@ const VIEWS = `
   <section id="tv-final" class="tv-bunco-final" hidden aria-labelledby="tv-winner">
     <h1 id="tv-winner" class="tv-winner"></h1>
     <p id="tv-winner-line" class="tv-winner-line"></p>
-    <div id="tv-final-sheet" class="sheet-box"></div>
+    <div id="tv-final-sheet" class="sheet-box" tabindex="0" role="region" aria-label="Scoresheet"></div>
     <p><a class="button secondary" id="tv-csv" href="#" download>Download the scoresheet (CSV)</a></p>
   </section>`;
 
@@ -67,6 +67,7 @@ export function mount(ctx, root) {
     const view = next.status === "finished" ? "final" : "play";
     for (const key of ["play", "final"]) show($(`#tv-${key}`), key === view);
     document.body.dataset.view = `bunco-${view}`;
+    document.title = `${view === "final" ? "Final" : roundWords(next)} · TV · ${ctx.code} · bankit`;
     if (view === "play") drawPlay(next);
     else drawFinal(next);
   }

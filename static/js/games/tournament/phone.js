@@ -99,7 +99,7 @@ const MARKUP = `
     </div>
     <div id="t-act" class="actionbar static sticky" hidden></div>
     <div class="card t-standings-card">
-      <div id="t-standings" class="t-scroll"></div>
+      <div id="t-standings" class="t-scroll" tabindex="0" role="region" aria-label="Standings (scrolls sideways)"></div>
       <p class="t-links">
         <a id="t-csv" download>Download the scoresheet (CSV)</a>
         <button type="button" class="secondary" id="t-print">Print the standings</button>
