@@ -299,7 +299,10 @@ def tournament_views(table: Table) -> dict[str, View]:
         open_page(table, f"/r/{table_code}", {table_code: playing.seat("Ann")}),
         seen(".back-tournament"),
     )
-    views["tournament TV playing"] = (p(f"/watch/t/{playing.code}", playing, None), seen("#tt-tables"))
+    views["tournament TV playing"] = (
+        p(f"/watch/t/{playing.code}", playing, None),
+        seen("#tt-tables"),
+    )
 
     # Ann and Bob bank the same: a tie for 2nd-3rd to reroll.
     room = Made(base, "rooms", tie.state()["tables"][0]["code"], tie.token, tie.players)

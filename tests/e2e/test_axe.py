@@ -9,6 +9,7 @@ view and size is one test: a resize and an axe run."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from axe_playwright_python.base import AxeResults
@@ -25,17 +26,7 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 SIZES = {"360x640": (360, 640), "390x844 at 200%": (195, 422), "1280x720": (1280, 720)}
 AXE = Axe()
 RUN = "(options) => axe.run(document, options)"
-# What sticks out past the right edge (the outermost such elements), for the message.
-WIDER_THAN_THE_SCREEN = """() => {
-  const width = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth <= width) return [];
-  const out = [...document.querySelectorAll("body *")].filter((el) => {
-    const rect = el.getBoundingClientRect();
-    return rect.width > 0 && rect.right > width + 0.5 && !el.closest(".sr-only");
-  });
-  return out.filter((el) => !out.includes(el.parentElement)).slice(0, 8)
-    .map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
-}"""
+REFLOW = (Path(__file__).parent / "reflow.js").read_text()
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +50,7 @@ def test_every_view_passes_axe_and_reflows(gallery: dict[str, View], view: str, 
         page.evaluate(AXE.axe_script)  # once per page: the pages stay on their view
     found = AxeResults(page.evaluate(RUN, {"runOnly": {"type": "tag", "values": TAGS}}))
     assert found.violations_count == 0, f"{view} at {size}:\n{found.generate_report()}"
-    wide = page.evaluate(WIDER_THAN_THE_SCREEN)
-    assert wide == [], f"{view} at {size} scrolls sideways: {wide}"
+    reflow = page.evaluate(REFLOW)
+    assert reflow["wide"] == [], f"{view} at {size} scrolls sideways: {reflow['wide']}"
+    assert reflow["hidden"] == [], f"{view} at {size}: out of reach: {reflow['hidden']}"
     assert page.title() not in ("", "bankit", "bankit · TV"), "a title of its own"

@@ -54,7 +54,6 @@ const VIEWS = `
       <span id="turn" class="turn"></span>
     </div>
     <p id="banner" class="banner" hidden></p>
-    <div id="pad-area" class="pad-area" hidden></div>
     <div class="scroll" id="play-scroll" tabindex="0" aria-label="Scores and what happened">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
@@ -62,6 +61,7 @@ const VIEWS = `
       <h2 class="feed-title">What happened</h2>
       <ol id="feed" class="feed"></ol>
     </div>
+    <div id="pad-area" class="pad-area" hidden></div>
     <div class="actionbar" id="actionbar">
       <p id="tap-note" class="tap-note" role="alert" hidden></p>
       <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
