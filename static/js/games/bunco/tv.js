@@ -6,7 +6,7 @@ import { $, h, names, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { diff } from "./events.js";
 import { lobby as phoneLobby } from "./phone.js";
-import { movements, nameOf, phaseWords, rolloffWords, roundWords, scoresheetUrl, standings } from "./rules.js";
+import { movements, nameOf, phaseWords, rolloffWords, roundScoresWords, roundWords, scoresheetUrl, standings } from "./rules.js";
 import { standingsTable } from "./sheet.js";
 import { tableCard } from "./tablecard.js";
 
@@ -19,6 +19,7 @@ const VIEWS = `
     <div class="tv-head">
       <h1 id="tv-round" class="tv-round"></h1>
       <p id="tv-phase" class="b-phase" role="status"></p>
+      <p id="tv-scores" class="b-scores" hidden></p>
       <p id="tv-stale" class="stale-note" hidden>not current</p>
     </div>
     <p id="tv-event" class="tv-event" aria-live="polite"></p>
@@ -79,6 +80,9 @@ export function mount(ctx, root) {
     if (state.phase === "rolloff") text = state.tables.filter((t) => t.rolloff).map((t) => `⚖ ${rolloffWords(t)}`).join(" · ");
     setText(phase, text);
     phase.dataset.phase = state.phase || "";
+    const scores = roundScoresWords(state); // each table's score stays until the next round
+    setText($("#tv-scores"), scores);
+    show($("#tv-scores"), Boolean(scores));
     if (cards.length !== state.tables.length) {
       cards.length = 0;
       $("#tv-tables").replaceChildren();
