@@ -29,9 +29,11 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jo", "Ki
 
 
 class SlowLink:
-    """A phone's socket whose rolls can be held on the way to the server, then let go."""
+    """A phone's socket whose commands of one type (rolls) can be held on the way to the
+    server, then let go."""
 
-    def __init__(self) -> None:
+    def __init__(self, kind: str = "roll") -> None:
+        self.kind = kind
         self.holding = False
         self.held: list[str | bytes] = []
         self.server: WebSocketRoute | None = None
@@ -41,7 +43,7 @@ class SlowLink:
         self.server = server
 
         def upstream(message: str | bytes) -> None:
-            if self.holding and json.loads(message).get("type") == "roll":
+            if self.holding and json.loads(message).get("type") == self.kind:
                 self.held.append(message)
             else:
                 server.send(message)

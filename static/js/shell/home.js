@@ -2,7 +2,7 @@
 // or pick a game and create one (its create form is the game's create.js, docs/ui.md).
 
 import { joinRoom, listGames, normaliseCode, phonePath, roomState, tvPath } from "./api.js";
-import { $, busy, h, setText } from "./dom.js";
+import { $, busy, h, nameLimit, setText } from "./dom.js";
 import { JOIN_ERRORS } from "./joinview.js";
 import { forgetSeat, lastName, loadSeat, recentSeats, rememberName, saveSeat } from "./store.js";
 
@@ -13,6 +13,7 @@ const HOST = { banker: "as the banker", organiser: "as the organiser" };
 const joinForm = $("#join-form");
 const codeInput = $("#code");
 const nameInput = $("#name");
+nameLimit(nameInput);
 const joinError = $("#join-error");
 let collections = ["rooms"]; // where a typed code may be, in the order tried
 

@@ -3,7 +3,7 @@
 // standings. The shell owns join, lobby, socket and chrome; this turns states into
 // these views, the feed, the banners and the buzzes.
 
-import { $, h, points, setText, show } from "../../shell/dom.js";
+import { $, h, plural, points, setText, show } from "../../shell/dom.js";
 import { announce } from "../../shell/announce.js";
 import { feel } from "../../shell/feel.js";
 import { diff, missedText, roundSoFar } from "./events.js";
@@ -21,7 +21,7 @@ const ENTRY_TEXT = {
 
 /** What the shell's lobby shows of BANK!. */
 export const lobby = {
-  settings: (state) => `${state.rounds} rounds · ${ENTRY_TEXT[state.roll_entry]}`,
+  settings: (state) => `${plural(state.rounds, "round")} · ${ENTRY_TEXT[state.roll_entry]}`,
   waiting: "Waiting for the banker to start…",
   howto: {
     title: "How BANK! works (30 seconds)",
@@ -147,7 +147,9 @@ export function mount(shell, root) {
         announce(back);
       }
     } else {
-      react(diff(previous, next), next, previous);
+      const events = diff(previous, next);
+      if (events.some((e) => e.kind === "undo")) seed(next); // what an undo took back leaves the feed
+      react(events, next, previous);
     }
     draw(next);
   }

@@ -2,7 +2,7 @@
 // round and set, the bell (a flash), who moves where after each round, the night's
 // leaderboard; the winner screen with the scoresheet at the end. Read only.
 
-import { $, h, names, setText, show } from "../../shell/dom.js";
+import { $, h, names, plural, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { diff } from "./events.js";
 import { lobby as phoneLobby } from "./phone.js";
@@ -121,7 +121,7 @@ export function mount(ctx, root) {
     const winners = state.winners.map((id) => nameOf(state, id));
     setText($("#tv-winner"), `★ ${names(winners)} ${winners.length > 1 ? "win" : "wins"} the night! ★`);
     const top = state.players.find((p) => p.id === state.winners[0]);
-    setText($("#tv-winner-line"), `${top ? top.wins : 0} wins out of ${state.rounds_log.length} rounds`);
+    setText($("#tv-winner-line"), `${plural(top ? top.wins : 0, "win")} out of ${plural(state.rounds_log.length, "round")}`);
     $("#tv-final-sheet").replaceChildren(standingsTable(state, { caption: `Bunco scoresheet · room ${ctx.code}` }));
   }
 

@@ -4,7 +4,7 @@
 // Interface: docs/ui.md, "How a game's pages plug in".
 
 import { announce } from "../../shell/announce.js";
-import { $, h, names, ordinal, setText, show } from "../../shell/dom.js";
+import { $, h, names, ordinal, plural, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { isHost } from "../../shell/games.js";
 import { dicePicker } from "./dicepick.js";
@@ -33,7 +33,8 @@ const ENTRY_TEXT = {
 let active = null; // the mounted organiser page: {ctx, seating, panel}, for the lobby's seating
 
 export const lobby = {
-  settings: (state) => `${state.games} games of ${state.rounds} rounds · ${ENTRY_TEXT[state.roll_entry] || state.roll_entry}`,
+  settings: (state) =>
+    `${plural(state.games, "game")} of ${plural(state.rounds, "round")} · ${ENTRY_TEXT[state.roll_entry] || state.roll_entry}`,
   waiting: "Waiting for the organiser to start…",
   howto: {
     title: "How the tournament works (30 seconds)",
@@ -41,7 +42,7 @@ export const lobby = {
       "Every game is a whole game of BANK! at your table; the organiser seats the tables.",
       "After each game everyone is ranked by score: 1st earns 3 points, 2nd 2, 3rd 1.5, 4th 1, 5th 0.5.",
       "A tie for a place that earns points is broken by a reroll: each tied player rolls two dice, highest wins.",
-      "Win every game for a bonus of 3. Most points at the end wins.",
+      "In a tournament of two games or more, winning every game earns a bonus of 3. Most points at the end wins.",
     ],
   },
   /** The organiser's lobby: the seating panel (drawn here, into the shell's lobby) decides `next`. */
