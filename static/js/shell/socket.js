@@ -104,7 +104,7 @@ export class RoomSocket {
         this.handlers.state(message.state);
         break;
       case "presence":
-        this.handlers.presence?.(message.connected);
+        this.handlers.presence?.(message.connected, message);
         break;
       case "ack":
       case "error":
