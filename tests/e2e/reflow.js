@@ -23,12 +23,21 @@
     const style = getComputedStyle(el);
     return style.visibility !== "hidden" && Number(style.opacity) > 0;
   };
+  /** The box that scrolls `el` into view (its nearest scrolling ancestor), or null: the page. */
+  const scroller = (el) => {
+    for (let n = el.parentElement; n && n !== document.body; n = n.parentElement) {
+      if (/(auto|scroll)/.test(getComputedStyle(n).overflowY) && n.scrollHeight > n.clientHeight) return n;
+    }
+    return null;
+  };
   const controls = "button, a[href], input, select, summary, [tabindex='0']";
   const hidden = [];
   for (const el of [...document.querySelectorAll(controls)].filter(shown)) {
     el.scrollIntoView({ block: "center", inline: "nearest" });
     const r = el.getClientRects()[0]; // a link that wraps: its first line
-    const fits = r.height > innerHeight || (r.top >= -1 && r.bottom <= innerHeight + 1);
+    const view = scroller(el)?.getBoundingClientRect() ?? { top: 0, bottom: innerHeight };
+    const room = Math.min(view.bottom, innerHeight) - Math.max(view.top, 0);
+    const fits = r.height > room || (r.top >= Math.max(view.top, 0) - 2 && r.bottom <= Math.min(view.bottom, innerHeight) + 2);
     const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
     const y = Math.min(Math.max(r.top + Math.min(r.height, innerHeight) / 2, 0), innerHeight - 1);
     const top = document.elementFromPoint(x, y);
