@@ -1,6 +1,6 @@
 // What every page shows of a room's trust: its house rules ("House rules: 4 safe rolls"),
 // when they differ from the seed's, and on a finished game whose dice were drawn by the
-// server, "Verify these dice" (docs/fair-dice.md). trust(host, state, {code, collection}).
+// server, "Verify these dice" (docs/fair-dice.md). trust(main, state, {code, collection}).
 
 import { roomLog } from "./api.js";
 import { h, setText, show } from "./dom.js";
@@ -22,16 +22,20 @@ export function houseRulesText(rules) {
   return parts.length ? `House rules: ${parts.join(", ")}.` : "";
 }
 
-/** Draws (or updates) the trust bar at the top of `host`. */
-export function trust(host, state, where) {
-  let bar = host.querySelector(":scope > .trust");
+let bar = null; // one per page
+
+/** Draws (or updates) the trust bar: at the top of `main` (a phone's page, where it scrolls
+ * with the rest), or just before it with `before` (the TV's `main` lays its views out in a
+ * row, which the bar must not join). */
+export function trust(main, state, where, before = false) {
   if (!bar) {
     bar = h("aside", { class: "trust", "aria-label": "House rules and dice" },
       h("p", { class: "trust-house muted small center" }),
       h("p", { class: "trust-verify center", hidden: "" },
         h("button", { type: "button", class: "secondary" }, "Verify these dice")),
       h("p", { class: "trust-verdict small center", role: "status" }));
-    host.prepend(bar);
+    if (before) main.before(bar);
+    else main.prepend(bar);
     bar.querySelector("button").addEventListener("click", () => verify(bar, where));
   }
   const house = houseRulesText(state.house_rules);

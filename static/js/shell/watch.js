@@ -105,7 +105,7 @@ function render(next, presenceOnly = false, moment = {}) {
     showSection("game");
     game.render(next, previous, moment);
   }
-  trust($("main"), next, ctx); // house rules; "Verify these dice" once the game is over
+  trust($("main"), next, ctx, true); // house rules; "Verify these dice" once the game is over
 }
 
 function drawLobby() {
