@@ -133,3 +133,33 @@ class DurableBus(Protocol):
     def queued(self, code: str) -> int:
         """Commands waiting in the room's inbox (an actor is stopped only at zero)."""
         ...
+
+
+@runtime_checkable
+class Journal(Protocol):
+    """A bus that stores a room's events apart from its snapshot (SqliteBus).
+
+    Each log entry comes with a note: what the event changed beside the game state
+    that only the snapshot would otherwise hold (the command id it answered, tokens,
+    effects). The snapshot is then written only now and then; a room is restored from
+    the last one, the whole log (the game state) and the notes after it."""
+
+    async def append(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        records: Sequence[tuple[bytes, bytes]],
+        snapshot: bytes | None,
+        frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
+    ) -> bool:
+        """Store `records` (entry, note) and `snapshot` when given (it covers every
+        entry so far), then publish and answer; nothing to store: publish at once.
+
+        False if fenced (then nothing is stored, published or answered)."""
+        ...
+
+    async def load_journal(self, code: str) -> tuple[int, list[tuple[bytes, bytes | None]]]:
+        """How many entries the stored snapshot covers, and every entry with its note."""
+        ...

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from app.bus.base import Bus, DurableBus
+from app.bus.base import Bus, DurableBus, Journal
 from app.bus.shared import SharedBus
 from app.config import Settings
 from app.games.registry import Game, GameRegistry
@@ -58,6 +58,7 @@ class RoomRegistry:
         self.applied_retired = 0  # events applied by actors that have stopped (metrics)
         self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
         self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
+        self._journal = bus if isinstance(bus, Journal) else None  # snapshots now and then
 
     async def start(self) -> None:
         await self._adopt_stored()
@@ -106,7 +107,8 @@ class RoomRegistry:
                 parent,
             )
             room.tokens = {**(onlookers or {}), **room.tokens}
-            if await self.bus.create_room(code, room.snapshot(), orjson.dumps(entry)):
+            stored = room.snapshot(with_view=self._journal is None)  # journaled: no views
+            if await self.bus.create_room(code, stored, orjson.dumps(entry)):
                 await self._own(code)
                 return room.view
             if origin is not None:
@@ -130,14 +132,27 @@ class RoomRegistry:
             return None
         snapshot: dict[str, Any] = orjson.loads(raw)
         if "state" not in snapshot:
-            entries = await self.log_entries(code)
-            if entries is None:
+            room = await self._restore(code, snapshot)
+            if room is None:
                 return None
-            game = self.games[snapshot["game"]]
-            room = Room.restore(game, snapshot, entries, self.settings.dedupe_ids)
             restored: dict[str, Any] = orjson.loads(room.snapshot())
             return restored
         return snapshot
+
+    async def _restore(self, code: str, snapshot: dict[str, Any]) -> Room | None:
+        """The room from its stored snapshot and log (and, journaled, the notes of the
+        events after the snapshot); None when its log is gone."""
+        notes: list[dict[str, Any]] = []
+        if self._journal is not None:
+            covered, rows = await self._journal.load_journal(code)
+            entries = [orjson.loads(entry) for entry, _ in rows]
+            notes = [orjson.loads(note or b"{}") for _, note in rows[covered:]]
+        else:
+            entries = await self.log_entries(code) or []
+        if not entries:
+            return None
+        game = self.games[snapshot["game"]]
+        return Room.restore(game, snapshot, entries, self.settings.dedupe_ids, notes)
 
     async def _live(self, code: str) -> RoomActor | None:
         """One process: the room's actor, a room kept on disk brought back into memory."""
@@ -199,13 +214,11 @@ class RoomRegistry:
         epoch = await self.bus.claim(code)
         if epoch is None:
             return None
-        snapshot = await self.snapshot(code)
-        entries = await self.log_entries(code)
-        if snapshot is None or entries is None:
+        raw = await self.bus.load_snapshot(code)
+        room = None if raw is None else await self._restore(code, orjson.loads(raw))
+        if room is None:
             await self.bus.release(code, epoch)
             raise UnknownRoom(code)
-        game = self.games[snapshot["game"]]
-        room = Room.restore(game, snapshot, entries, self.settings.dedupe_ids)
         cursor = await self.bus.load_cursor(code)
         renew = self.settings.lease_seconds / 3 if self._shared else None
         actor = RoomActor(
@@ -217,6 +230,7 @@ class RoomRegistry:
             self._forget,
             self.effects,
             store_views=self._shared,
+            journal=self._journal,
         )
         self.actors[code] = actor
         actor.start()
