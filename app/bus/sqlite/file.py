@@ -141,43 +141,29 @@ class Writer:
                 future.set_exception(error_or_none)
 
     def _write(self, group: list[Work]) -> list[Exception | None]:
-        """One transaction; each work item of a group in a savepoint, so that one failure
-        spoils only itself (one item alone needs none: its failure rolls it all back)."""
-        if len(group) == 1:
-            return [self._write_one(group[0])]
-        errors: list[Exception | None] = []
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            for work in group:
-                self.conn.execute("SAVEPOINT item")
-                try:
-                    work(self.conn)
-                except sqlite3.Error as error:
-                    self.conn.execute("ROLLBACK TO item")
-                    errors.append(error)
-                else:
-                    errors.append(None)
-                self.conn.execute("RELEASE item")
-            self.conn.execute("COMMIT")
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
-        self.transactions += 1
-        if self.truncate_wanted:
-            self._truncate()
-        return errors
-
-    def _write_one(self, work: Work) -> Exception | None:
+        """One transaction for the whole group. Should an item fail, the group is
+        written again with each item in a savepoint, so that it spoils only itself."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             try:
-                work(conn)
-            except sqlite3.Error as error:
+                for work in group:
+                    work(conn)
+            except sqlite3.Error:
                 conn.execute("ROLLBACK")
-                return error
+                if len(group) == 1:
+                    raise
+                conn.execute("BEGIN IMMEDIATE")
+                errors = [self._savepoint(work) for work in group]
+            else:
+                errors = [None] * len(group)
             conn.execute("COMMIT")
+        except sqlite3.Error as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if len(group) == 1:
+                return [error]
+            raise
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -185,6 +171,18 @@ class Writer:
         self.transactions += 1
         if self.truncate_wanted:
             self._truncate()
+        return errors
+
+    def _savepoint(self, work: Work) -> Exception | None:
+        conn = self.conn
+        conn.execute("SAVEPOINT item")
+        try:
+            work(conn)
+        except sqlite3.Error as error:
+            conn.execute("ROLLBACK TO item")
+            return error
+        finally:
+            conn.execute("RELEASE item")
         return None
 
     def _truncate(self) -> None:
