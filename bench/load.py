@@ -30,7 +30,9 @@ ROUND = ("roll", "roll", "roll", "bank", "seven")
 # bench/compare.py's game (issue 12): three safe rolls, six players BANK, a 7 ends the
 # round: 60 % of actions are players' BANKs, and each round grows `rounds_log`.
 GAME_ROUND = ("roll", "roll", "roll", *("bank",) * 6, "seven")
-PLANS = {"cluster": ROUND, "game": GAME_ROUND}
+RANDOM = ("random",)  # not a fixed round: `RandomMix` picks each action
+PLANS = {"cluster": ROUND, "game": GAME_ROUND, "random": RANDOM}
+BANK_SHARE = 0.6  # the random mix: 60 % players' BANKs, 40 % rolls (as the issue's harness)
 START_SEQ = 1 + PLAYERS + 1  # create, the joins, start
 # bankit's compact JSON, and json.dumps's default spacing (bench/naive.py)
 STATE_HEADS = (b'{"type":"state"', b'{"type":"welcom', b'{"type": "state"', b'{"type": "welco')
@@ -44,6 +46,34 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     measuring: bool = False
     state_bytes: list[int] = field(default_factory=list)  # the banker's states, in the window
+
+
+class RandomMix:
+    """A random valid game: each action a fair roll, or (BANK_SHARE of the time, when a
+    round is live) a BANK by a random player who has not banked in it. It follows the
+    rules as far as validity needs: a round is live after its first roll and ends with
+    a 7 after the three safe rolls, or when every player has banked."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+        self.rolls = 0
+        self.banked: set[int] = set()
+
+    def next(self) -> tuple[int | None, bytes]:
+        """(the BANKing player's index, or None for the banker's roll; the roll's dice)."""
+        rng = self.rng
+        waiting = [n for n in range(PLAYERS) if n not in self.banked]
+        if self.rolls and waiting and rng.random() < BANK_SHARE:
+            player = rng.choice(waiting)
+            self.banked.add(player)
+            if len(self.banked) == PLAYERS:
+                self.rolls, self.banked = 0, set()
+            return player, b""
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        self.rolls += 1
+        if self.rolls > 3 and sum(dice) == 7:
+            self.rolls, self.banked = 0, set()
+        return None, b"[%d,%d]" % dice
 
 
 class LoadRoom:
@@ -65,6 +95,7 @@ class LoadRoom:
         self.acked: dict[int, float] = {}  # seq -> send time of its action
         self.next_id = 0
         self.player_ids: list[str] = []
+        self.mix = RandomMix(code) if plan == RANDOM else None
 
     def receiver(self, index: int) -> Any:
         def on_text(payload: bytes) -> None:
@@ -112,7 +143,15 @@ class LoadRoom:
         kind = plan[at]
         self.next_id += 1
         action_id = f"a{self.next_id}"
-        if kind == "bank":
+        if self.mix is not None:
+            player, dice = self.mix.next()
+            if player is None:
+                sender = self.sockets[0]
+                payload = b'{"type":"roll","dice":%s,"id":"%s"}' % (dice, action_id.encode())
+            else:
+                sender = self.sockets[1 + player]
+                payload = b'{"type":"bank","id":"%s"}' % action_id.encode()
+        elif kind == "bank":
             nth = plan[:at].count("bank")  # distinct players within a round
             sender = self.sockets[1 + (step // len(plan) + nth) % PLAYERS]
             payload = b'{"type":"bank","id":"%s"}' % action_id.encode()

@@ -29,6 +29,8 @@ class Wire(Protocol):
     """What carries one socket's frames: the lean protocol (app/api/socket_protocol.py)
     or, under another ASGI server, Starlette's WebSocket (app/api/ws.py)."""
 
+    patches: bool  # the client asked for states as patches (`?patches=1`, docs/protocol.md)
+
     def write(self, text: str, frame: bytes | None) -> bool:
         """Send `text` now (`frame`: its text frame, built once for every socket), or
         False when the socket cannot take it now: the wire calls `Connection.flush` later.
@@ -81,6 +83,7 @@ class Connection:
         "identity",
         "key",
         "last_seq",
+        "patches",
         "refused_in_a_row",
         "wire",
     )
@@ -102,6 +105,7 @@ class Connection:
         self.bucket = TokenBucket(rate, burst)
         self.refused_in_a_row = 0
         self.last_seq = 0
+        self.patches = wire.patches
         self._queue_limit = queue_limit
         self._queue: list[str | _StateSlot] = []  # short-lived and short: a list is smaller
         self._slot: _StateSlot | None = None
@@ -124,6 +128,21 @@ class Connection:
             return
         self._slot = _StateSlot(text)
         self._queue.append(self._slot)
+
+    def push_patch(self, seq: int, base: int, text: str, frame: bytes) -> bool:
+        """Send a state as a patch when this socket asked for them, has exactly the
+        state it applies to and nothing queued; False: send the whole state instead."""
+        if not self.patches or base != self.last_seq or self._queue or not self._started:
+            return False
+        if self._close_code is not None or not self.wire.write(text, frame):
+            return False
+        self.last_seq = seq
+        return True
+
+    def resend_state(self, seq: int, text: str) -> None:
+        """The whole state again: the client's patches went wrong (it sent `sync`)."""
+        self.last_seq = min(self.last_seq, seq - 1)
+        self.push_state(seq, text)
 
     def push(self, text: str, frame: bytes | None = None) -> None:
         if self._close_code is not None:

@@ -205,6 +205,9 @@ class Session:
         if message.type == "ping":
             conn.push(pong(message.id))
             return
+        if message.type == "sync" and conn.patches:  # its patches went wrong: a whole state
+            self.services.hub.sync(conn)
+            return
         identity = conn.identity  # spectators too: the room answers in the protocol's order
         envelope = CommandEnvelope(
             role=identity.role,

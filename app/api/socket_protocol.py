@@ -66,6 +66,7 @@ class _Flag:
 class RoomSocketProtocol(WebSocketsSansIOProtocol):
     target: ClassVar[Any] = None  # the FastAPI app, set by `room_socket_protocol`
     session: Session | None = None
+    patches = False  # the client asked for states as patches (docs/protocol.md)
 
     # -- the handshake -------------------------------------------------------------------
     def handle_connect(self, event: Request) -> None:
@@ -99,8 +100,9 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             self.conn.parser = Protocol.parse(self.conn)
             next(self.conn.parser)
         self.start_keepalive()
-        token = dict(parse_qsl(query, keep_blank_values=True)).get("token")
-        self.session = Session(services, self, route[1], route[2], token)
+        params = dict(parse_qsl(query, keep_blank_values=True))
+        self.patches = params.get("patches") == "1"
+        self.session = Session(services, self, route[1], route[2], params.get("token"))
         self.session.start()
 
     # -- messages in -----------------------------------------------------------------------

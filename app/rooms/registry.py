@@ -59,6 +59,10 @@ class RoomRegistry:
         self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
         self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
         self._journal = bus if isinstance(bus, Journal) else None  # snapshots now and then
+        # Rooms waiting on disk: (last event ms, finished) as they left memory, so that
+        # the reaper sweeps them without reading the store (every room on disk was
+        # adopted at start, so each one there left memory through `reap`).
+        self._waiting: dict[str, tuple[float, bool]] = {}
 
     async def start(self) -> None:
         await self._adopt_stored()
@@ -233,6 +237,7 @@ class RoomRegistry:
             journal=self._journal,
         )
         self.actors[code] = actor
+        self._waiting.pop(code, None)
         actor.start()
         return actor
 
@@ -287,6 +292,7 @@ class RoomRegistry:
                 and self._store().queued(code) == 0  # stopping it now cuts nothing short
             ):
                 await actor.stop()
+                self._waiting[code] = (room.updated_at, room.finished)
         if self._evicts:
             freed.extend(await self._reap_stored(now))
         return freed
@@ -300,19 +306,15 @@ class RoomRegistry:
         return (settings.finished_room_seconds if finished else settings.room_idle_seconds) * 1000
 
     async def _reap_stored(self, now: float) -> list[str]:
-        """Free the rooms waiting on disk whose time is up (by their stored record)."""
+        """Free the rooms waiting on disk whose time is up (from what they were as they
+        left memory: no read of the store, no stall of the loop with thousands)."""
         freed = []
-        for n, code in enumerate(await self._store().stored_rooms()):
-            if n % 100 == 99:
-                await asyncio.sleep(0)  # thousands of finished rooms: let sockets in between
-            if code in self.actors:
+        for code, (updated_at, finished) in list(self._waiting.items()):
+            if code in self.actors:  # back in memory (it is forgotten here when it leaves)
                 continue
-            raw = await self.bus.load_snapshot(code)
-            if raw is None:
-                continue
-            record = orjson.loads(raw)
-            idle_ms = now - record["updated_at"]
-            if idle_ms >= self._kept_ms(record.get("finished", False)) and code not in self.actors:
+            idle_ms = now - updated_at
+            if idle_ms >= self._kept_ms(finished):
+                del self._waiting[code]
                 await self.bus.delete_room(code)
                 freed.append(code)
                 log.info("room %s freed from disk after %.0f s idle", code, idle_ms / 1000)
