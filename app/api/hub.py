@@ -96,7 +96,7 @@ class Hub:
                     continue  # not welcomed yet: its welcome carries this state or a newer one
                 gap = gap or frame.seq > conn.last_seq + 1
                 if patch is None or not conn.push_patch(frame.seq, *patch):
-                    conn.push_state(frame.seq, frame.text, wire)
+                    conn.push_state(frame.seq, frame.text, wire, published=True)
         elif frame.kind == outgoing.PRESENCE:
             wire = text_frame(frame.text.encode())
             for conn in members:

@@ -131,7 +131,47 @@ async def test_a_client_whose_patches_went_wrong_gets_the_whole_state_and_goes_o
     synced = await watcher.wait_for(lambda m: m["type"] == "state", start=mark)
     assert synced["state"] == await banker.state_at_least(seq)
 
+    # The next state comes whole (the server patches only from a state it published),
+    # and the ones after it as patches again.
     seq = await banker.ok(type="roll", dice=[2, 2])
+    after = watcher.messages.index(synced) + 1
+    again = await watcher.wait_for(lambda m: m["type"] == "state", start=after)
+    assert again["state"] == await banker.state_at_least(seq)
+    seq = await banker.ok(type="roll", dice=[6, 2])
     patch = await watcher.wait_for(lambda m: m["type"] == "patch", start=mark)
-    assert patch["base"] == synced["state"]["seq"] and patch["seq"] == seq
-    assert apply(synced["state"], patch["ops"]) == await banker.state_at_least(seq)
+    assert patch["base"] == again["state"]["seq"] and patch["seq"] == seq
+    assert apply(again["state"], patch["ops"]) == await banker.state_at_least(seq)
+
+
+async def test_patches_start_from_a_published_state_not_from_a_welcome(
+    server: ServerProcess,
+) -> None:
+    """A welcome carries the room's latest record, whose presence may be newer than the
+    last published state at the same seq: patching from it would keep a stale flag."""
+    table = Table(server.base_url, rounds=3)
+    table.join("Ann")
+    _, ann_token = table.players["Ann"]
+    banker = await Client.connect(server.ws_url, table.code, table.banker_token)
+    early = await patched(server, table.code)  # so the server keeps states to patch from
+    await early.wait_for(lambda m: m["type"] == "welcome")
+    await banker.ok(type="start")
+    seq = await banker.ok(type="roll", dice=[1, 2])
+    await early.wait_for(lambda m: m.get("seq") == seq)
+    ann = await Client.connect(server.ws_url, table.code, ann_token)
+    await banker.wait_for(lambda m: m["type"] == "presence" and any(m["connected"].values()))
+    watcher = await patched(server, table.code)
+    welcome = await watcher.wait_for(lambda m: m["type"] == "welcome")
+    assert welcome["state"]["seq"] == seq and welcome["state"]["players"][0]["connected"]
+    await ann.close()
+    await watcher.wait_for(lambda m: m["type"] == "presence" and not any(m["connected"].values()))
+
+    for dice in ([2, 3], [4, 5], [6, 6]):
+        seq = await banker.ok(type="roll", dice=dice)
+        await watcher.wait_for(
+            lambda m, seq=seq: m.get("seq", m.get("state", {}).get("seq")) == seq
+        )
+    kinds = [m["type"] for m in watcher.messages if m["type"] in ("state", "patch")]
+    assert kinds == ["state", "patch", "patch"], "whole once after the welcome, then patches"
+    mine = rebuilt(watcher.messages)[-1]
+    assert mine == await banker.state_at_least(seq)
+    assert not mine["players"][0]["connected"]
