@@ -12,9 +12,11 @@ a real game: `--game scripted` (the default), 20 rounds of three safe rolls, six
 players BANK, a 7 (60 % of actions are players' BANKs, every one valid, and
 `rounds_log` grows); `--game random`, 100 rounds of a random valid mix, 40 % fair
 rolls and 60 % BANKs by players who have not banked yet (the independent harness's
-game); `--rounds` changes the length; the header says which game was played. bankit's clients wait
-for acks; the naive server sends none, so an action's seq is counted. At each number
-of rooms the systems still passing run back to back; a system stops at its first
+game); `--rounds` changes the length; the header says which game was played.
+bankit's sockets ask for states as patches, as the pages do (`--whole-states`: they
+do not). bankit's clients wait for acks; the naive server sends none, so an action's
+seq is counted. At each number of rooms the systems still passing run back to back;
+a system stops at its first
 step over the limit (p99 > 100 ms, or any error; a failing step is run a second
 time first, since one stall of this shared machine can fail a step). Then memory:
 RSS growth for 2,000 idle spectators in one room, per socket. With `--runs N`
@@ -145,13 +147,15 @@ def run_step(
     profile: Path | None = None,
     game: str = "scripted",
     rounds: int = ROUNDS,
+    patches: bool = True,
 ) -> dict[str, Any]:
     if rooms * load.SOCKETS > FD_LIMIT:
         return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
     server = Server.start(system)
     spy = None
     try:
-        options = (GAMES[game][0], system != "naive", rounds)
+        bankit = system != "naive"
+        options = (GAMES[game][0], bankit, rounds, bankit and patches)
         try:
             pipes, procs = load.start_workers(
                 [server.port], rooms, SOCKETS_PER_WORKER, warmup, seconds, *options
@@ -261,14 +265,11 @@ def one_run(
     for rooms in steps:
         for system in list(alive):
             profile = args.profile if system == "sqlite" and rooms == 500 and run == 1 else None
-            step = run_step(
-                system, rooms, args.warmup, args.seconds, profile, args.game, args.rounds
-            )
+            game = (args.game, args.rounds, args.patches)
+            step = run_step(system, rooms, args.warmup, args.seconds, profile, *game)
             if not step.get("ok") and "skipped" not in step:
                 print(row(system, step) + "  (retried once: the machine is shared)", flush=True)
-                step = run_step(
-                    system, rooms, args.warmup, args.seconds, profile, args.game, args.rounds
-                )
+                step = run_step(system, rooms, args.warmup, args.seconds, profile, *game)
             table[system].append(step)
             print(row(system, step), flush=True)
             if not step.get("ok"):
@@ -433,6 +434,12 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, default=None, help="py-spy output folder")
     parser.add_argument("--game", choices=sorted(GAMES), default="scripted")
     parser.add_argument("--rounds", type=int, default=None, help="the game's length")
+    parser.add_argument(
+        "--whole-states",
+        dest="patches",
+        action="store_false",
+        help="bankit's clients do not ask for states as patches (the pages do)",
+    )
     args = parser.parse_args()
     args.rounds = args.rounds or GAMES[args.game][1]
     quick = args.quick
@@ -457,7 +464,8 @@ def main() -> None:
     print(
         f"bench.compare {time.strftime('%Y-%m-%d %H:%M')}: systems {systems}, rooms {steps}, "
         f"{args.warmup:g} s warm-up + {args.seconds:g} s, {args.runs} run(s), nice {args.nice}"
-        f"\ngame: {args.rounds} rounds of {GAMES[args.game][2]}",
+        f"\ngame: {args.rounds} rounds of {GAMES[args.game][2]}; bankit's sockets get states "
+        + ("as patches (docs/protocol.md)" if args.patches else "whole"),
         flush=True,
     )
     runs = [one_run(systems, steps, args, n + 1) for n in range(args.runs)]

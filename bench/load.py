@@ -36,6 +36,7 @@ BANK_SHARE = 0.6  # the random mix: 60 % players' BANKs, 40 % rolls (as the issu
 START_SEQ = 1 + PLAYERS + 1  # create, the joins, start
 # bankit's compact JSON, and json.dumps's default spacing (bench/naive.py)
 STATE_HEADS = (b'{"type":"state"', b'{"type":"welcom', b'{"type": "state"', b'{"type": "welco')
+PATCH_HEAD = b'{"type":"patch","seq":'  # the states-as-patches extension (bankit)
 DICE = {0: b"[1,2]", 1: b"[2,3]", 2: b"[4,5]"}
 
 
@@ -80,9 +81,15 @@ class LoadRoom:
     """One table: its sockets, what each has seen, and the actions in flight."""
 
     def __init__(
-        self, code: str, stats: Stats, plan: tuple[str, ...] = ROUND, acks: bool = True
+        self,
+        code: str,
+        stats: Stats,
+        plan: tuple[str, ...] = ROUND,
+        acks: bool = True,
+        patches: bool = False,
     ) -> None:
         self.code = code
+        self.patches = patches  # every socket asks for states as patches (as the pages do)
         self.stats = stats
         self.plan = plan
         self.acks = acks  # False: a server that sends none (bench/naive.py); seqs are counted
@@ -104,6 +111,11 @@ class LoadRoom:
                 if index == 0 and self.stats.measuring:
                     self.stats.state_bytes.append(len(payload))
                 self.on_state(index, tail_seq(payload))
+            elif head.startswith(PATCH_HEAD[:16]):  # its seq leads: no need to apply it here
+                if index == 0 and self.stats.measuring:
+                    self.stats.state_bytes.append(len(payload))
+                at = len(PATCH_HEAD)
+                self.on_state(index, int(payload[at : payload.index(b",", at)]))
             elif head.startswith(b'{"type":"ack"'):
                 message = orjson.loads(payload)
                 sent = self.sent_at.pop(message["id"], None)
@@ -189,7 +201,10 @@ async def connect_room(room: LoadRoom, tokens: list[str], ports: list[int], inde
     for slot in range(SOCKETS):
         port = ports[(index + slot) % len(ports)]  # a room's sockets spread over the processes
         token = tokens[slot] if slot < len(tokens) else ""
-        path = f"/ws/rooms/{room.code}" + (f"?token={token}" if token else "")
+        query = "&".join(
+            (*(["patches=1"] if room.patches else []), *([f"token={token}"] if token else []))
+        )
+        path = f"/ws/rooms/{room.code}" + (f"?{query}" if query else "")
         receiver = room.receiver(slot)
         _, client = await loop.create_connection(
             lambda: WsClient(path, port, receiver),
@@ -218,6 +233,7 @@ async def setup(
     plan: tuple[str, ...] = ROUND,
     acks: bool = True,
     rounds: int = 100,
+    patches: bool = False,
 ) -> list[LoadRoom]:
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
@@ -227,7 +243,7 @@ async def setup(
         async def one(index: int) -> LoadRoom:
             async with gate:
                 made = await make_room(http, bases, index, rounds)
-                room = LoadRoom(made["code"], stats, plan, acks)
+                room = LoadRoom(made["code"], stats, plan, acks, patches)
                 await connect_room(room, made["tokens"], ports, index)
                 room.sockets[0].send(b'{"type":"start","id":"start"}')
                 if not acks:
@@ -282,6 +298,7 @@ def worker(
     plan: str = "cluster",
     acks: bool = True,
     rounds: int = 100,
+    patches: bool = False,
 ) -> None:
     """One load-generator process: set up, say ready, wait for go, play, report.
 
@@ -292,7 +309,7 @@ def worker(
     async def main() -> None:
         stats = Stats()
         try:
-            rooms = await setup(ports, count, first, stats, PLANS[plan], acks, rounds)
+            rooms = await setup(ports, count, first, stats, PLANS[plan], acks, rounds, patches)
         except Exception as error:  # noqa: BLE001 - report, do not hang the coordinator
             pipe.send({"error": f"setup failed: {error!r}"})
             return
