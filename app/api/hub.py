@@ -116,7 +116,7 @@ class Hub:
         """The state of `frame` as a patch against the room's previous state, once for
         every socket that asked for patches: (the seq it applies to, its text, its
         frame); None when there is no previous state or the whole state is as short."""
-        view = orjson.loads(frame.text)["state"]
+        view = frame.view if frame.view is not None else orjson.loads(frame.text)["state"]
         previous = self._views.get(code)
         self._views[code] = (frame.seq, view)
         if previous is None or previous[0] >= frame.seq:

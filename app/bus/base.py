@@ -14,8 +14,8 @@ Bus backends know nothing of rooms or rules: snapshots and envelopes are opaque 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 GONE = "gone"  # the one kind of frame a bus makes itself: the room was freed
 
@@ -31,6 +31,9 @@ class Frame:
     kind: str
     seq: int
     text: str
+    # A state frame's view, decoded, as the room rendered it: handed over within one
+    # process (so the hub patches from it without parsing `text`); never sent on a wire.
+    view: Any = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

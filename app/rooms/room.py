@@ -219,7 +219,7 @@ class Room:
         return any(self.presence.values())
 
     def state_frame(self) -> Frame:
-        return Frame(outgoing.STATE, self.seq, self.state_text)
+        return Frame(outgoing.STATE, self.seq, self.state_text, self.view)
 
     # -- applying --------------------------------------------------------------------
     def handle(self, envelope: Envelope, now: int, chance: Chance) -> Outcome:
