@@ -152,7 +152,7 @@ class RoomActor:
                 outcome = Outcome(reply=failed)
             entries.extend(orjson.dumps(entry) for entry in outcome.entries)
             if self.journal is not None and outcome.entries:
-                notes.append(self._note(envelope, tokens, outcome.effects))
+                notes.append(self._note(envelope, outcome.entries[-1], tokens, outcome.effects))
             frames.extend(outcome.frames)
             effects.extend(outcome.effects)
             if outcome.reply is not None and isinstance(envelope, CommandEnvelope) and envelope.key:
@@ -176,12 +176,18 @@ class RoomActor:
         return True
 
     def _note(
-        self, envelope: envelopes.Envelope, tokens: dict[str, str], effects: list[Effect]
+        self,
+        envelope: envelopes.Envelope,
+        entry: dict[str, Any],
+        tokens: dict[str, str],
+        effects: list[Effect],
     ) -> bytes:
         """What an event changed that only the snapshot holds (see `Room._catch_up`)."""
         note: dict[str, Any] = {}
-        if isinstance(envelope, CommandEnvelope) and envelope.id is not None:
-            note["id"] = envelope.id
+        command_id = envelope.id if isinstance(envelope, CommandEnvelope) else None
+        remembered = self.room.accepted.get(entry["by"])
+        if remembered is not None and remembered.get(command_id or "") == entry["seq"]:
+            note["id"] = command_id  # remembered for retries (not every command is)
         if self.room.tokens != tokens:
             note["tokens"] = self.room.tokens
         if effects:
