@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import errors, http, pages, scoresheets, ws
+from app.api import errors, handover, http, pages, scoresheets, ws
 from app.api import metrics as metrics_route
 from app.api.hub import Hub
 from app.api.json_body import AssumeJsonBodies
@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AssumeJsonBodies)
     errors.install(app)
     app.include_router(http.router)
+    app.include_router(handover.router)
     for game in games:  # what a game adds goes with it when BANKIT_GAMES leaves it out
         if game.routes is not None:
             app.include_router(game.routes)

@@ -86,6 +86,7 @@ class Connection:
         "patch_base",
         "patches",
         "refused_in_a_row",
+        "th",
         "wire",
     )
 
@@ -98,10 +99,12 @@ class Connection:
         queue_limit: int,
         rate: float,
         burst: int,
+        th: str | None = None,
     ) -> None:
         self.wire = wire
         self.code = code
         self.identity = identity
+        self.th = th  # its token's hash, when the room's own tokens admitted it (hand-over)
         self.key = "c:" + secrets.token_hex(8)
         self.bucket = TokenBucket(rate, burst)
         self.refused_in_a_row = 0

@@ -106,6 +106,11 @@ class Hub:
             for conn in members:
                 if conn.identity.player_id == frame.text:
                     conn.close(CLOSE_BAD_TOKEN)
+        elif frame.kind == outgoing.REVOKE:
+            revoked = set(frame.text.split())
+            for conn in members:
+                if conn.th in revoked:
+                    conn.close(CLOSE_BAD_TOKEN)
         elif frame.kind == GONE:
             for conn in members:
                 conn.close(CLOSE_UNKNOWN_ROOM)
@@ -169,11 +174,14 @@ class Hub:
             return
         seq = snapshot["seq"]
         text = outgoing.state_text(orjson.dumps(snapshot["state"]))
-        presence = outgoing.presence_text(snapshot["connected"])
+        host = bool(snapshot.get("host_connected"))
+        presence = outgoing.presence_text(snapshot["connected"], host)
         seated = set(snapshot["tokens"].values())
         for conn in list(members):
             if conn.identity.player_id is not None and conn.identity.player_id not in seated:
                 conn.close(CLOSE_BAD_TOKEN)  # kicked while its frame was lost
+            elif conn.th is not None and conn.th not in snapshot["tokens"]:
+                conn.close(CLOSE_BAD_TOKEN)  # handed over while its frame was lost
             elif 0 < conn.last_seq < seq:
                 conn.push_state(seq, text)
                 conn.push(presence)

@@ -85,11 +85,17 @@ async def room_qr(code: str, request: Request) -> Response:
 @router.post("/api/rooms/{code}/seat-qr.svg")
 async def seat_qr(code: str, request: Request, body: Annotated[Any, Body()] = None) -> Response:
     """A seat's link, `/r/{code}#token=<token>`, as a QR code (no-store: it opens a seat)."""
+    return await token_qr(request, code, body, "r", "room")
+
+
+async def token_qr(request: Request, code: str, body: Any, prefix: str, kind: str) -> Response:
+    """The link `/{prefix}/{code}#token=<the body's token>` as a no-store QR code."""
     token = body.get("token") if isinstance(body, dict) else None
     if not isinstance(token, str) or not TOKEN.match(token):
         raise ApiError("bad_request", 'The body is {"token": "<a seat\'s token>"}.')
-    code = await known(request, code, "room")
-    response = svg(f"{join_link(request, code)}#token={token}", f"QR code to take a seat in {code}")
+    code = await known(request, code, kind)
+    link = f"{join_link(request, code, prefix)}#token={token}"
+    response = svg(link, f"QR code to take a seat in {code}")
     response.headers["Cache-Control"] = "no-store"
     return response
 

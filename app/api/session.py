@@ -104,6 +104,7 @@ class Session:
         if identity is None or self._gone:
             return
         settings = services.settings
+        own = self.token if identity.role != SPECTATOR else None  # the room's own token
         conn = Connection(
             self.wire,
             self.code,
@@ -111,6 +112,7 @@ class Session:
             queue_limit=settings.send_queue,
             rate=settings.rate_per_second,
             burst=settings.rate_burst,
+            th=hash_token(own) if own else None,
         )
         try:
             await hub.add(conn)
@@ -121,7 +123,7 @@ class Session:
         try:
             await self._welcome(conn)
             await self._presence(conn, +1)
-            self._present = identity.role == PLAYER
+            self._present = identity.role != SPECTATOR
         except (BusUnavailable, UnknownRoom):
             conn.close(CLOSE_TRY_LATER)
 
@@ -156,9 +158,9 @@ class Session:
         self.services.hub.welcomed(conn)
 
     async def _presence(self, conn: Connection, delta: int) -> None:
-        player_id = conn.identity.player_id
-        if conn.identity.role == PLAYER and player_id is not None:
-            envelope = PresenceEnvelope(self.services.bus.node_id, player_id, delta)
+        """A player's presence, or the host's (by its role: "banker", "organiser")."""
+        if conn.identity.role != SPECTATOR:
+            envelope = PresenceEnvelope(self.services.bus.node_id, conn.identity.by, delta)
             await self.services.registry.submit(conn.code, envelope)
 
     # -- messages ------------------------------------------------------------------------
@@ -216,6 +218,7 @@ class Session:
             cmd=text,
             node=self.services.bus.node_id,
             key=conn.key,
+            auth=conn.th,
         )
         hub = self.services.hub
         envelope = hub.pending.track(conn.code, envelope)  # answered once, whatever fails

@@ -25,6 +25,7 @@ class CommandEnvelope:
     key: str = ""  # that socket's (or request's) key; "" when nobody waits
     th: str | None = None  # the token hash a seat opened by this command belongs to
     server: bool = False  # built by the server (a join, an effect): may be a server command
+    auth: str | None = None  # the sender's token hash: the room refuses it once handed over
 
 
 @dataclass(frozen=True, slots=True)

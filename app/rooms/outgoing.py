@@ -11,6 +11,7 @@ import orjson
 STATE = "state"  # a `state` message's text
 PRESENCE = "presence"  # a `presence` message's text
 KICK = "kick"  # the id of a player whose sockets close with 4401
+REVOKE = "revoke"  # token hashes (space-separated) that were handed over: their sockets close
 
 
 def ack(command_id: str | None, seq: int) -> bytes:
@@ -40,5 +41,7 @@ def state_text(view_json: bytes) -> str:
     return '{"type":"state","state":' + view_json.decode() + "}"
 
 
-def presence_text(connected: Mapping[str, bool]) -> str:
-    return orjson.dumps({"type": "presence", "connected": connected}).decode()
+def presence_text(connected: Mapping[str, bool], host_connected: bool) -> str:
+    """`host_connected` (an extension): the banker's or organiser's phone is here."""
+    message = {"type": "presence", "connected": connected, "host_connected": host_connected}
+    return orjson.dumps(message).decode()

@@ -18,7 +18,7 @@ import orjson
 from app.bus.base import Frame
 from app.games.registry import BadCommand, Game
 from app.games.seam import Chance, Effect, Event, RuleError, Rules, Sender, Undo
-from app.rooms import outgoing
+from app.rooms import outgoing, succession
 from app.rooms.envelope import (
     CommandEnvelope,
     DropNodeEnvelope,
@@ -27,6 +27,7 @@ from app.rooms.envelope import (
     PresenceEnvelope,
 )
 from app.rooms.eventlog import GENESIS, make_entry
+from app.rooms.succession import Succession
 from app.rooms.timeline import Barred, Timeline
 
 
@@ -58,6 +59,7 @@ class Room:
         dedupe_limit: int,
         origin: str | None = None,
         parent: str | None = None,
+        roles: Succession | None = None,
     ) -> None:
         self.code = code
         self.game = game
@@ -69,6 +71,7 @@ class Room:
         self.accepted = accepted
         self.presence = presence
         self.effects = effects  # not yet carried out, by id (kept in the snapshot)
+        self.roles = roles or Succession()  # the host role's offer and votes (hand-over)
         self.origin = origin  # the effect that created this room, if one did
         self.parent = parent  # the room that created it, which hears its reports
         self._reported = self.rules.report(timeline.state) if parent else None
@@ -129,6 +132,10 @@ class Room:
         """Rebuild from the persisted snapshot and the log it belongs to; `notes`: one per
         entry logged after the snapshot (the last ones), see `_catch_up`."""
         timeline = Timeline.replay(game.rules, entries)
+        roles = Succession()
+        for entry in entries:
+            if entry["type"] in succession.EVENTS:
+                roles = roles.evolve(entry["type"], entry["data"], game.rules.creator)
         effects = {
             e["id"]: Effect(e["kind"], e["id"], e["data"]) for e in snapshot.get("effects", [])
         }
@@ -147,6 +154,7 @@ class Room:
             dedupe_limit=dedupe_limit,
             origin=snapshot.get("origin"),
             parent=snapshot.get("parent"),
+            roles=roles,
         )
         if notes:
             for entry, note in zip(entries[len(entries) - len(notes) :], notes, strict=True):
@@ -182,6 +190,7 @@ class Room:
             "accepted": self.accepted,  # {principal: {id: seq}}, oldest first
             "presence": self.presence,
             "connected": self.connected_map(),
+            "host_connected": self.connected(self.rules.creator),
             "effects": [
                 {"kind": e.kind, "id": e.id, "data": e.data} for e in self.effects.values()
             ],
@@ -238,6 +247,11 @@ class Room:
     def _command(self, envelope: CommandEnvelope, now: int, chance: Chance) -> Outcome:
         sender = Sender(envelope.role, envelope.pid)
         command_id = envelope.id
+        if envelope.auth is not None and self.tokens.get(envelope.auth) != sender.by:
+            message = "This token no longer holds that role or seat (it was handed over)."
+            return Outcome(reply=outgoing.refusal(command_id, "bad_token", message))
+        if envelope.server and succession.command_type(envelope.cmd) is not None:
+            return self._succession(envelope, sender, now)
         try:  # a socket's text is read here, once: only the server may send its own commands
             read = self.game.internal if envelope.server else self.game.parse
             command = read(envelope.cmd)
@@ -278,6 +292,36 @@ class Room:
         outcome.frames.insert(0, self.state_frame())
         return outcome
 
+    def _succession(self, envelope: CommandEnvelope, sender: Sender, now: int) -> Outcome:
+        """A hand-over command (app/rooms/succession.py): logged, then the tokens rebound."""
+        host, seated = self.rules.creator, self.rules.player_ids(self.timeline.state)
+        try:
+            event = succession.decide(self.roles, host, seated, sender, envelope.cmd, envelope.th)
+        except RuleError as error:
+            return Outcome(reply=outgoing.refusal(envelope.id, error.code, error.message))
+        self.seq += 1
+        entry = make_entry(self.last_hash, self.seq, now, event.type, sender.by, event.data)
+        self.last_hash = entry["hash"]
+        self.updated_at = now
+        self.roles = self.roles.evolve(event.type, event.data, host)
+        outcome = Outcome(reply=outgoing.ack(envelope.id, self.seq), entries=[entry])
+        if event.type == "hand_over" and envelope.th is not None:
+            revoked = self._rebind(event.data["principal"], envelope.th)
+            if revoked:
+                outcome.frames.append(Frame(outgoing.REVOKE, self.seq, " ".join(revoked)))
+        self._render()
+        outcome.frames.insert(0, self.state_frame())
+        return outcome
+
+    def _rebind(self, principal: str, token_hash: str) -> list[str]:
+        """`principal` is held by `token_hash` alone from now on; the hashes it had are
+        returned (their sockets close: app/api/hub.py)."""
+        revoked = sorted(h for h, p in self.tokens.items() if p == principal)
+        for old in revoked:
+            del self.tokens[old]
+        self.tokens[token_hash] = principal
+        return revoked
+
     def _decide(self, sender: Sender, command: Any, chance: Chance) -> Event:
         if not isinstance(command, Undo):
             return self.rules.decide(self.timeline.state, sender, command, chance)
@@ -316,7 +360,9 @@ class Room:
         self.accepted.pop(player_id, None)
 
     def _presence(self, node: str, player_id: str, delta: int, now: int) -> Outcome:
-        if player_id not in self.rules.player_ids(self.timeline.state):
+        """A player's sockets, or the host's (its `player_id` is the role: "banker")."""
+        seated = self.rules.player_ids(self.timeline.state)
+        if player_id not in seated and player_id != self.rules.creator:
             return Outcome()
         before = self.online()
         nodes = self.presence.setdefault(player_id, {})
@@ -342,11 +388,13 @@ class Room:
 
     # -- encoding (once per change) -----------------------------------------------------
     def presence_text(self) -> str:
-        return outgoing.presence_text(self.connected_map())
+        return outgoing.presence_text(self.connected_map(), self.connected(self.rules.creator))
 
     def _render(self) -> None:
         state = self.rules.view(self.timeline.state, self.connected)
-        view = {"code": self.code, **state, "seq": self.seq}
+        seated = self.rules.player_ids(self.timeline.state)
+        handover = self.roles.view(seated, self.connected(self.rules.creator))
+        view = {"code": self.code, **state, "handover": handover, "seq": self.seq}
         self.view = view
         self._view_json = orjson.dumps(view)
         self.state_text = outgoing.state_text(self._view_json)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from app.games.seam import Event, Rules
+from app.rooms.succession import EVENTS as ROLE_EVENTS
 
 S = TypeVar("S")
 
@@ -58,6 +59,8 @@ class Timeline(Generic[S]):
         first = next(iterator)
         timeline = cls(rules, first["data"])
         for entry in iterator:
+            if entry["type"] in ROLE_EVENTS:  # who holds a role: the room's, not the game's
+                continue
             if entry["type"] == "undo":
                 timeline.undo(entry["data"]["undone_seq"])
             else:

@@ -24,7 +24,8 @@ def restarted(tmp_path: Path, server: ServerProcess, env: dict[str, str]) -> Ser
 
 def without_presence(state: dict[str, Any]) -> dict[str, Any]:
     players = [{k: v for k, v in p.items() if k != "connected"} for p in state["players"]]
-    return {**state, "players": players}
+    handover = {k: v for k, v in state["handover"].items() if k != "host_connected"}
+    return {**state, "players": players, "handover": handover}
 
 
 async def poll(predicate: Any, timeout: float = 10.0, what: str = "") -> Any:

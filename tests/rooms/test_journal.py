@@ -59,6 +59,16 @@ async def test_a_room_restored_from_its_snapshot_and_notes_is_the_live_room(
             command("system", "p2", None, type="join", player_id="p2", name="Bob"),
             command("system", "p3", None, type="join", player_id="p3", name="Cy"),
             command("banker", None, "c1", type="kick", player_id="p3"),
+            CommandEnvelope(  # the banker's role moves to a new token (the old one stops)
+                "banker",
+                None,
+                "h1",
+                '{"type":"hand_over","principal":"banker"}',
+                "",
+                "",
+                th="n" * 64,
+                server=True,
+            ),
             command("banker", None, "c2", type="start"),
             command("banker", None, "c3", type="roll", dice=[3, 4]),
             command("banker", None, "c4", type="roll", dice=[6, 4]),
@@ -68,7 +78,7 @@ async def test_a_room_restored_from_its_snapshot_and_notes_is_the_live_room(
         ]
         for envelope in script:
             assert registry.submit_nowait(code, envelope)
-        live = await committed(registry, code, 10)
+        live = await committed(registry, code, 11)
         await asyncio.sleep(0.05)  # the refusal's batch, if apart, is answered by now
         crash_copy(tmp_path / "live", tmp_path / "crashed")
         with sqlite3.connect(file_of(tmp_path / "crashed")) as conn:
@@ -80,16 +90,18 @@ async def test_a_room_restored_from_its_snapshot_and_notes_is_the_live_room(
                 )
             ]
         assert orjson.loads(raw)["seq"] == 1, "only the creation's snapshot is stored"
-        assert len(notes) == 9, "one note per event; the refusal wrote nothing"
-        assert [n.get("id") for n in notes] == [None] * 3 + ["c1", "c2", "c3", "c4", "c5", "b1"]
-        assert "tokens" in notes[0] and "tokens" in notes[3], "a join and a kick move tokens"
+        assert len(notes) == 10, "one note per event; the refusal wrote nothing"
+        ids = [None] * 3 + ["c1", None, "c2", "c3", "c4", "c5", "b1"]  # hand-overs: no dedupe
+        assert [n.get("id") for n in notes] == ids
+        assert all("tokens" in notes[n] for n in (0, 3, 4)), "joins, kicks, hand-overs"
 
     async with one_process(tmp_path / "crashed") as again:
         restored = await again.snapshot(code)
         assert restored is not None
         assert restored == live
         assert restored["accepted"] == {
-            "banker": {f"c{n}": n + 4 for n in range(1, 6)},
-            "p1": {"b1": 10},
+            "banker": {"c1": 5, "c2": 7, "c3": 8, "c4": 9, "c5": 10},
+            "p1": {"b1": 11},
         }
         assert "p3" not in restored["tokens"].values(), "the kicked player's token is gone"
+        assert restored["tokens"].get("n" * 64) == "banker" and "b" * 64 not in restored["tokens"]

@@ -681,6 +681,7 @@ def test_presence_frames_only_when_a_players_connected_flag_changes() -> None:
     assert orjson.loads(frame.text) == {
         "type": "presence",
         "connected": {"ann": True, "bob": False},
+        "host_connected": False,
     }
     assert [p["connected"] for p in h.view["players"]] == [True, False]
     assert h.presence("ann", 1) == Outcome()  # a second phone
@@ -693,6 +694,21 @@ def test_presence_frames_only_when_a_players_connected_flag_changes() -> None:
     assert [p["connected"] for p in h.view["players"]] == [False, False]
     assert h.room.seq == seq
     assert len(h.entries) == seq
+
+
+def test_the_hosts_presence_is_counted_by_its_role() -> None:
+    h = Harness("Ann")
+    (frame,) = h.presence("banker", 1).frames
+    assert orjson.loads(frame.text)["host_connected"] is True
+    assert h.view["handover"]["host_connected"] is True
+    assert orjson.loads(h.room.snapshot())["host_connected"] is True
+    (frame,) = h.presence("banker", -1).frames
+    assert orjson.loads(frame.text) == {
+        "type": "presence",
+        "connected": {"ann": False},
+        "host_connected": False,
+    }
+    assert h.presence("organiser", 1) == Outcome()  # not this room's host
 
 
 def test_a_disconnect_without_a_connect_changes_nothing() -> None:

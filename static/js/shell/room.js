@@ -7,6 +7,7 @@ import { showConnection, tournamentLink } from "./chrome.js";
 import { $, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
 import { loadGame, surface } from "./games.js";
+import { handoverView } from "./handover.js";
 import { joinView } from "./joinview.js";
 import { lobbyView } from "./lobbyview.js";
 import { RoomSocket } from "./socket.js";
@@ -48,6 +49,7 @@ function boot() {
     connect();
   });
   views.lobby = lobbyView(ctx);
+  views.handover = handoverView(ctx);
   ctx.seat = seatFromAddress(ctx.code, ctx.collection) || loadSeat(ctx.code);
   if (ctx.seat) connect();
   else openJoin();
@@ -84,11 +86,14 @@ function connect() {
         render(state);
       }),
     state: (next) => serial(() => render(next)),
-    presence: (connected) =>
+    presence: (connected, message) =>
       serial(() => {
         if (!ctx.state) return;
         const players = ctx.state.players.map((p) => ({ ...p, connected: connected[p.id] ?? p.connected }));
         const next = { ...ctx.state, players };
+        if (next.handover && "host_connected" in message) {
+          next.handover = { ...next.handover, host_connected: message.host_connected };
+        }
         render(next, true);
       }),
     status: connection,
@@ -137,6 +142,7 @@ function render(next, presenceOnly = false) {
     showView("game");
     game.render(next, previous);
   }
+  views.handover.render(next);
   awake.want(next.status !== "finished");
 }
 
@@ -148,10 +154,12 @@ function connection({ phase, attempt, reason }) {
   if (phase === "gone") {
     forgetSeat(ctx.code);
     awake.want(false);
-    if (reason === "bad_token") {
+    if (reason === "bad_token" && views.handover.handedOver()) {
+      gone("This phone handed its role to another phone: the game goes on there.");
+    } else if (reason === "bad_token") {
       ctx.state = null;
       ctx.seat = null;
-      openJoin("You are no longer in this game (the banker removed you). You can join again while it is in the lobby.");
+      openJoin("You are no longer in this game (the banker removed you, or moved your seat to another phone). You can join again while it is in the lobby.");
     } else {
       gone(goneText());
     }

@@ -114,7 +114,7 @@ export class RoomSocket {
         this.patched(message);
         break;
       case "presence":
-        this.handlers.presence?.(message.connected);
+        this.handlers.presence?.(message.connected, message);
         break;
       case "ack":
       case "error":

@@ -1,0 +1,124 @@
+"""Hand-over on the phone pages, at 360x640 and on a laptop: the banker moves a seat and
+its own role to other phones by QR code/link, and when the banker's phone is gone the
+players see "The banker has been away for 2 minutes: take over?" and take it back."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, ViewportSize, expect
+
+from tests.e2e.conftest import PHONE, Table
+from tests.e2e.people import bank, create_game, expect_bank, join_by_link, roll
+from tests.e2e.test_phone import audit
+
+pytestmark = pytest.mark.e2e
+
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+SIZES = [pytest.param(PHONE, id="phone"), pytest.param(LAPTOP, id="laptop")]
+WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+def accessible(page: Page, where: str) -> None:
+    """axe-core finds no WCAG 2.1 A/AA violation in the hand-over's own parts (the rest
+    of the page is the pages' tests' to check), and the project's own audit holds."""
+    ours = [
+        sel
+        for sel in ("#takeover", "#handover-open", "#handover-dialog")
+        if page.locator(sel).is_visible()
+    ]
+    results = Axe().run(page, context={"include": [[sel] for sel in ours]}, options=WCAG_AA)
+    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
+    audit(page, where)
+
+
+def link_of(page: Page) -> str:
+    href = page.locator("#handover-link").get_attribute("href")
+    assert href and "#token=" in href
+    return href
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_banker_moves_a_seat_and_its_role_to_other_phones(
+    table: Table, size: ViewportSize
+) -> None:
+    banker = table.open("/", size)
+    code = create_game(banker)
+    ann = table.open("/", size)
+    join_by_link(ann, code, "Ann")
+    banker.get_by_label("Add a player without a phone").fill("Bob")  # the round goes on
+    banker.get_by_role("button", name="Add", exact=True).click()
+    expect(banker.locator("#lobby-players li", has_text="Bob")).to_be_visible()
+    banker.get_by_role("button", name=re.compile("^Start the game")).click()
+    roll(banker, 3, 4)
+    expect_bank(ann, "70")
+
+    banker.get_by_role("button", name="Hand over: banker role or a player's phone").click()
+    dialog = banker.get_by_role("dialog", name="Hand over")
+    expect(dialog).to_be_visible()
+    accessible(banker, "banker's hand-over dialog")
+    dialog.get_by_role("button", name="Move Ann's seat to another phone").click()
+    expect(banker.locator("#handover-qr")).to_have_attribute(
+        "alt", f"QR code: Ann's seat in game {code}"
+    )
+    accessible(banker, "a seat's QR code")
+    seat_link = link_of(banker)
+    banker.get_by_role("button", name="Close").click()
+
+    new_ann = table.open("/", size)
+    new_ann.goto(seat_link)
+    expect_bank(new_ann, "70")
+    expect(ann.get_by_text("This game has already started.")).to_be_visible()  # the old phone
+    bank(new_ann)
+    expect(new_ann.locator("#bank-btn")).to_have_text("✓ You banked 70")
+
+    banker.get_by_role("button", name="Hand over: banker role or a player's phone").click()
+    banker.get_by_role("button", name="Show a QR code for the banker role").click()
+    expect(banker.get_by_text("This phone is no longer the banker.")).to_be_visible()
+    role_link = link_of(banker)
+    new_banker = table.open("/", size)
+    new_banker.goto(role_link)
+    roll(new_banker, 2, 2)
+    expect_bank(new_ann, "74")
+    banker.get_by_role("button", name="Close").click()
+    expect(banker.get_by_text("This phone handed its role to another phone")).to_be_visible()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_table_takes_the_banker_role_back_when_the_banker_is_away(
+    table: Table, size: ViewportSize
+) -> None:
+    banker = table.open("/", size)
+    code = create_game(banker)
+    players = {}
+    for name in ("Ann", "Bob"):
+        page = table.open("/", size)
+        page.clock.install()  # the page notices "away for 2 minutes" by its own clock
+        join_by_link(page, code, name)
+        players[name] = page
+    ann, bob = players["Ann"], players["Bob"]
+    banker.get_by_role("button", name=re.compile("^Start the game")).click()
+    roll(banker, 6, 1)
+    expect_bank(ann, "70")
+    banker.context.close()  # the banker's phone dies
+
+    for page in (ann, bob):
+        expect(page.locator("body")).to_have_attribute("data-host", "away")
+        page.clock.fast_forward("02:10")
+    away = "The banker has been away for 2 minutes: take over?"
+    expect(ann.get_by_role("heading", name=away)).to_be_visible()
+    expect(bob.get_by_role("heading", name=away)).to_be_visible()
+    accessible(ann, "a player's take-over card")
+    ann.get_by_role("button", name="I'll be the banker (0 of 2)").click()
+    expect(ann.get_by_role("status").filter(has_text="Your vote is in.")).to_be_visible()
+    bob.get_by_role("button", name="Ann should be the banker (1 of 2)").click()
+
+    heading = ann.get_by_role("heading", name="The table chose you as the banker")
+    expect(heading).to_be_visible()
+    accessible(ann, "a player chosen as the banker")
+    ann.get_by_role("button", name="Become the banker").click()
+    roll(ann, 5, 5)
+    expect_bank(bob, "80")
+    expect(bob.locator("#takeover")).to_be_hidden()
