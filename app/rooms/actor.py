@@ -151,7 +151,8 @@ class RoomActor:
                 failed = outgoing.refusal(command_id, "internal_error", "The server failed.")
                 outcome = Outcome(reply=failed)
             entries.extend(orjson.dumps(entry) for entry in outcome.entries)
-            if self.journal is not None and outcome.entries:
+            if self.journal is not None and outcome.entries:  # one note per entry
+                notes.extend([b"{}"] * (len(outcome.entries) - 1))
                 notes.append(self._note(envelope, outcome.entries[-1], tokens, outcome.effects))
             frames.extend(outcome.frames)
             effects.extend(outcome.effects)
@@ -209,7 +210,13 @@ class RoomActor:
         if self._unsaved >= SNAPSHOT_EVERY and entries:
             snapshot = self.room.snapshot(with_view=False)
         committed = await self.journal.append(
-            self.code, self.epoch, cursor, list(zip(entries, notes)), snapshot, frames, replies
+            self.code,
+            self.epoch,
+            cursor,
+            list(zip(entries, notes, strict=True)),
+            snapshot,
+            frames,
+            replies,
         )
         if committed:
             self._stored = self.room.snapshot(with_view=False) if snapshot is None else snapshot
