@@ -11,6 +11,7 @@ from collections.abc import Callable
 import uvicorn
 from fastapi import FastAPI
 
+from app.api.http_protocol import PeerCounts, guarded_http_protocol
 from app.api.socket_protocol import room_socket_protocol
 from app.config import Settings
 from app.logs import configure
@@ -51,9 +52,12 @@ def main() -> None:
         ws_max_size=settings.max_frame_bytes,
         ws_ping_interval=settings.ws_ping_seconds,
         ws_per_message_deflate=settings.ws_compression,
-        ws=room_socket_protocol(app),  # room sockets answered below ASGI
+        limit_concurrency=settings.max_open_connections,  # 503 beyond (docs/security.md)
         lifespan="on",
     )
+    peers = PeerCounts(settings.connections_per_address, config.forwarded_allow_ips)
+    config.http = guarded_http_protocol(peers, settings.request_seconds)  # slowloris
+    config.ws = room_socket_protocol(app, peers)  # room sockets answered below ASGI
     server = DrainingServer(config, app)
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
         runner.run(server.serve())

@@ -68,3 +68,73 @@ class Settings(BaseSettings):
     room_ttl_seconds: float = Field(
         6 * 3600, gt=0, description="Redis forgets a room this long after its last event."
     )
+
+    # -- The edge: what one client may use, and what the server accepts from anyone --------
+    # (docs/security.md). A client is its socket's peer address (X-Forwarded-For counts only
+    # from the proxies in uvicorn's FORWARDED_ALLOW_IPS); IPv6 by its /64. The defaults let
+    # a venue whose phones all share one NAT address play untouched: a 24-player Bunco
+    # night, a 10-table bar (tests/api/test_venue_one_address.py).
+    exempt_addresses: str = Field(
+        "127.0.0.1,::1", description="Addresses no share applies to: the host itself."
+    )
+    spectators_per_address: int = Field(
+        60, ge=1, description="Token-less (spectator) sockets one address holds."
+    )
+    spectators_per_room: int = Field(100, ge=1, description="Token-less sockets on one room.")
+    seat_reserve: float = Field(
+        0.25, ge=0, lt=1, description="Share of max_connections only token holders may use."
+    )
+    sockets_per_address: int = Field(
+        1000, ge=1, description="Room sockets (with or without a token) one address holds."
+    )
+    room_creates_per_minute: float = Field(
+        20, gt=0, description="Rooms one address creates a minute (after the burst)."
+    )
+    room_create_burst: int = Field(30, ge=1, description="Rooms one address creates at once.")
+    rooms_per_address: int = Field(
+        40, ge=1, description="Live rooms (not yet freed) one address has created."
+    )
+    joins_per_minute: float = Field(
+        60, gt=0, description="Seats one address takes a minute (after the burst)."
+    )
+    join_burst: int = Field(100, ge=1, description="Seats one address takes at once.")
+    seats_per_address_in_room: int = Field(
+        32, ge=1, description="Seats of one room one address may take through joins."
+    )
+    unknown_codes_per_minute: float = Field(
+        20, gt=0, description="Unknown room codes one address may try a minute (then 429)."
+    )
+    unknown_code_burst: int = Field(
+        30, ge=1, description="Unknown room codes one address may try at once."
+    )
+    max_body_bytes: int = Field(
+        16_384, ge=1024, description="Largest request body (413 beyond, before it is read)."
+    )
+    request_seconds: float = Field(
+        10, gt=0, description="A connection's request headers and body must arrive within."
+    )
+    max_open_connections: int = Field(
+        12_000, ge=1, description="Open TCP connections (HTTP and sockets); 503 beyond."
+    )
+    connections_per_address: int = Field(
+        1500, ge=1, description="Open TCP connections from one address (closed beyond)."
+    )
+    allowed_origins: str = Field(
+        "", description="Other origins whose pages may open sockets, comma-separated."
+    )
+    public_url: str | None = Field(
+        None, description="The address join links and QR codes carry (https://host[:port])."
+    )
+    allowed_hosts: str = Field(
+        "", description="Host names links may carry without public_url (IPs always may)."
+    )
+    max_stored_rooms: int = Field(
+        100_000, ge=1, description="Rooms kept on disk or in Redis (503 server_full beyond)."
+    )
+    max_log_events: int = Field(
+        20_000, ge=100, description="Events in one room's log; then it takes no more."
+    )
+    log_page: int = Field(5_000, ge=1, description="Largest page of GET .../log.")
+    metrics_token: str | None = Field(
+        None, description="/metrics needs `Bearer <this>`; unset: loopback clients only."
+    )

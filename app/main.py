@@ -10,12 +10,15 @@ from fastapi import FastAPI
 
 from app.api import errors, handover, http, pages, scoresheets, ws
 from app.api import metrics as metrics_route
+from app.api.edge import Edge
+from app.api.fair import FairShares
 from app.api.hub import Hub
-from app.api.json_body import AssumeJsonBodies
+from app.api.limits import AddressLimits
 from app.api.services import Services
 from app.bus.base import Bus
 from app.config import Settings
 from app.games.registry import GameRegistry
+from app.logs import redact_server_logs
 from app.metrics import Metrics
 from app.rooms.registry import RoomRegistry
 from app.rooms.spawning import Spawner
@@ -47,6 +50,7 @@ def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     games = GameRegistry.load(settings)
+    redact_server_logs()  # whatever server runs this app: no token in its access log
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -67,7 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.metrics = metrics
         await bus.start(hub.on_frame, hub.on_reply)
         await registry.start()
-        app.state.services = Services(settings, games, bus, registry, hub)
+        limits = AddressLimits(settings, registry.exists)
+        app.state.services = Services(settings, games, bus, registry, hub, limits)
         gc.collect()
         gc.freeze()  # start-up objects never need scanning again: shorter GC pauses
         metrics.start_probes()
@@ -85,7 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         lifespan=lifespan,
     )
-    app.add_middleware(AssumeJsonBodies)
+    app.add_middleware(FairShares)  # per-address shares of the API (app/api/fair.py)
+    app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)  # outermost: every answer
     errors.install(app)
     app.include_router(http.router)
     app.include_router(handover.router)

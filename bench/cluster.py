@@ -179,9 +179,14 @@ class Deployment:
                     pinned(command, 0), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
                 )
             )
-        for port in ports:
-            wait_http(f"http://127.0.0.1:{port}/readyz")
-        return cls(processes, ports, redis, workdir, redis_ports)
+        deployment = cls(processes, ports, redis, workdir, redis_ports)
+        try:
+            for port in ports:
+                wait_http(f"http://127.0.0.1:{port}/readyz")
+        except RuntimeError:  # a loaded machine: stop what was started, leave nothing behind
+            deployment.stop()
+            raise
+        return deployment
 
     def cpu(self) -> tuple[float, float]:
         app = sum(cpu_seconds(p.pid) for p in self.processes)

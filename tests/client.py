@@ -31,9 +31,21 @@ class Client:
         OPEN.append(self)
 
     @classmethod
-    async def connect(cls, ws_url: str, code: str, token: str | None = None) -> Client:
-        url = f"{ws_url}/ws/rooms/{code}" + (f"?token={token}" if token else "")
-        return cls(await connect(url, max_size=None, open_timeout=5))
+    async def connect(
+        cls,
+        ws_url: str,
+        code: str,
+        token: str | None = None,
+        *,
+        source: str | None = None,
+        collection: str = "rooms",
+        headers: dict[str, str] | None = None,
+    ) -> Client:
+        """`source`: the local address to connect from (127.0.0.2...: another client)."""
+        url = f"{ws_url}/ws/{collection}/{code}" + (f"?token={token}" if token else "")
+        where = {"local_addr": (source, 0)} if source else {}
+        ws = await connect(url, max_size=None, open_timeout=5, additional_headers=headers, **where)
+        return cls(ws)
 
     async def _read(self) -> None:
         try:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Request
+from fastapi import APIRouter, Body, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from app.api.errors import ApiError
 from app.api.protocol import (
@@ -25,6 +26,8 @@ from app.rooms.envelope import CommandEnvelope
 from app.rooms.tokens import hash_token, new_player_id, new_token
 
 JOIN_TIMEOUT_SECONDS = 5.0
+JSON = "application/json"
+LOG_FULL = "This game's log is full (BANKIT_MAX_LOG_EVENTS): start a new game."
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorBody} for code in (400, 404, 409, 422, 429, 503)
 }
@@ -86,9 +89,29 @@ async def room_state(code: str, request: Request) -> RoomState:
 
 
 @router.get("/rooms/{code}/log", response_model=RoomLog)
-async def room_log(code: str, request: Request) -> RoomLog:
-    """Every room event, hash-chained (see docs/protocol.md to verify it)."""
-    return RoomLog(events=await stored_log(services_of(request), code, "rooms"))
+async def room_log(
+    code: str,
+    request: Request,
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int | None, Query(ge=1)] = None,
+) -> Response:
+    """The room's events, hash-chained (see docs/protocol.md to verify it): those after
+    seq `after`, at most `limit` (and `BANKIT_LOG_PAGE`: a page holds an ordinary
+    game's whole log); `next_after` is the `after` of the next page, or null."""
+    services = services_of(request)
+    await stored(services, code, "rooms")
+    page = min(limit or services.settings.log_page, services.settings.log_page)
+    entries = await services.bus.load_log(code.upper())
+    return Response(await run_in_threadpool(log_page, entries, after, page), media_type=JSON)
+
+
+def log_page(entries: list[bytes], after: int, limit: int) -> bytes:
+    """The page's JSON from the stored entries as they are (seqs run 1, 2, 3...: the
+    entry of seq n is the n-th), never parsed: a long log costs the loop nothing."""
+    page = entries[after : after + limit]
+    more = after + limit < len(entries)
+    next_after = str(after + len(page)).encode() if more else b"null"
+    return b'{"events":[' + b",".join(page) + b'],"next_after":' + next_after + b"}"
 
 
 # -- what the routes of every collection (rooms, tournaments) share --------------------------
@@ -152,7 +175,10 @@ async def seat_player(
 ) -> PlayerJoined:
     """A `join` through the room's single order; its answer decides."""
     code = code.upper()
-    game = services.games[(await stored(services, code, collection))["game"]]
+    snapshot = await stored(services, code, collection)
+    if snapshot["seq"] >= services.settings.max_log_events:
+        raise ApiError("log_full", LOG_FULL, 409)
+    game = services.games[snapshot["game"]]
     token, player_id = new_token(), new_player_id()
     command: dict[str, Any] = {"type": "join", "player_id": player_id, "name": name}
     if not phone:
@@ -172,8 +198,8 @@ async def seat_player(
         raise ApiError("unavailable", "The room did not answer in time; retry.") from None
     if reply["type"] == "error":
         raise ApiError(reply["code"], reply["message"])
-    snapshot = await services.registry.snapshot(code)
-    state = snapshot["state"] if snapshot else {}
+    after = await services.registry.snapshot(code)
+    state = after["state"] if after else {}
     return PlayerJoined(player_id=player_id, token=token, state=state)
 
 

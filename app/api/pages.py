@@ -12,7 +12,10 @@ the same shell through `page` and `qr` here.
 `/api/rooms/{code}/qr.svg` draws the join link as
 a QR code, server-side with segno, so that the pages need no QR library;
 `POST /api/rooms/{code}/seat-qr.svg` draws a seat's link (`/r/{code}#token=...`, the
-banker hands a late seat to a phone) from the body, so the token is in no address.
+banker hands a late seat to a phone) from the body, so the token is in no address;
+only for a token the room knows (no open drawing service). Links start with the
+site's address (app/api/site.py: `BANKIT_PUBLIC_URL`, or an allowed Host); codes are
+drawn in a worker thread (a drawing takes milliseconds the loop owes its sockets).
 
 `/sw.js` is the service worker (at the root, so that its scope is the whole site): it
 keeps the pages' shell for bad Wi-Fi; the game itself always comes from the server.
@@ -20,6 +23,7 @@ keeps the pages' shell for bad Wi-Fi; the game itself always comes from the serv
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from pathlib import Path
@@ -29,8 +33,11 @@ import segno
 from fastapi import APIRouter, Body, FastAPI, Request, Response
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from app.api.errors import ApiError
+from app.api.site import site_url
+from app.rooms.tokens import hash_token
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 CODE = re.compile(r"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{4}$")
@@ -72,8 +79,11 @@ async def service_worker() -> FileResponse:
 
 
 def join_link(request: Request, code: str, prefix: str = "r") -> str:
-    """The address a phone opens to join: built from the address this request came to."""
-    return f"{str(request.base_url).rstrip('/')}/{prefix}/{code}"
+    """The address a phone opens to join (a forged Host never reaches it)."""
+    settings = request.app.state.services.settings
+    scope = request.scope
+    base = site_url(scope["scheme"], request.headers.get("host"), scope.get("server"), settings)
+    return f"{base}/{prefix}/{code}"
 
 
 @router.get("/api/rooms/{code}/qr.svg")
@@ -93,31 +103,47 @@ async def token_qr(request: Request, code: str, body: Any, prefix: str, kind: st
     token = body.get("token") if isinstance(body, dict) else None
     if not isinstance(token, str) or not TOKEN.match(token):
         raise ApiError("bad_request", 'The body is {"token": "<a seat\'s token>"}.')
-    code = await known(request, code, kind)
+    code, snapshot = await known(request, code, kind)
+    if hash_token(token) not in snapshot["tokens"]:
+        raise ApiError("not_allowed", f"This token holds no seat in this {kind}.", 403)
     link = f"{join_link(request, code, prefix)}#token={token}"
-    response = svg(link, f"QR code to take a seat in {code}")
+    response = await svg(link, f"QR code to take a seat in {code}")
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-async def known(request: Request, code: str, kind: str) -> str:
+async def known(request: Request, code: str, kind: str) -> tuple[str, dict[str, Any]]:
+    """The code (upper case) and the room's record, or 404."""
     code = code.upper()
-    if not CODE.match(code):
+    snapshot = None
+    if CODE.match(code):
+        snapshot = await request.app.state.services.registry.snapshot(code)
+    if snapshot is None:
         raise ApiError(f"unknown_{kind}", f"No such {kind}.", 404)
-    if await request.app.state.services.registry.snapshot(code) is None:
-        raise ApiError(f"unknown_{kind}", f"No such {kind}.", 404)
-    return code
+    return code, snapshot
 
 
 async def qr(request: Request, code: str, prefix: str, kind: str) -> Response:
-    code = await known(request, code, kind)
+    code, _ = await known(request, code, kind)
     link = join_link(request, code, prefix)
-    response = svg(link, f"QR code to join {kind} {code}")
+    response = await svg(link, f"QR code to join {kind} {code}", remember=True)
     response.headers["X-Join-Link"] = link
     return response
 
 
-def svg(link: str, title: str) -> Response:
+async def svg(link: str, title: str, remember: bool = False) -> Response:
+    """The link as an SVG QR code, drawn off the event loop; a join link's drawing is
+    `remember`ed (every phone and TV of a room asks for the same one), never a seat's
+    (its link holds a token, which the server keeps only as a hash)."""
+    drawing = await run_in_threadpool(remembered if remember else draw, link, title)
+    return Response(
+        drawing,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "private, max-age=300"},  # never a shared cache's
+    )
+
+
+def draw(link: str, title: str) -> bytes:
     buffer = io.BytesIO()
     segno.make(link, error="m").save(
         buffer,
@@ -130,11 +156,10 @@ def svg(link: str, title: str) -> Response:
         omitsize=True,
         title=title,
     )
-    return Response(
-        buffer.getvalue(),
-        media_type="image/svg+xml",
-        headers={"Cache-Control": "public, max-age=300"},
-    )
+    return buffer.getvalue()
+
+
+remembered = functools.lru_cache(maxsize=512)(draw)
 
 
 def mount_static(app: FastAPI) -> None:

@@ -89,3 +89,4 @@ class RoomState(BaseModel):
 
 class RoomLog(BaseModel):
     events: list[dict[str, Any]]
+    next_after: int | None = None  # extension: the next page's `after` (GET .../log)

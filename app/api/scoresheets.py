@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -18,18 +19,20 @@ from fastapi import APIRouter, Request, Response
 from app.api.errors import ApiError
 from app.api.http import ERRORS, services_of, stored
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these
+# A spreadsheet runs a cell starting with one of these; and one that splits cells on `;`
+# or `,` (locales differ) starts a cell after each of them too.
+FORMULA_START = re.compile(r"(^|[;,])(?=[=+\-@\t\r])")
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 def inert(value: Any) -> str:
     """Numbers as the state writes them (3, 1.5), None as empty, text a spreadsheet
-    would run as a formula ("=1+1") kept as text."""
+    would run as a formula ("=1+1", "x;=1+1") kept as text (a `'` before each start)."""
     if value is None:
         return ""
     text = str(value)
-    return "'" + text if isinstance(value, str) and text.startswith(FORMULA_STARTS) else text
+    return FORMULA_START.sub(r"\1'", text) if isinstance(value, str) else text
 
 
 def to_csv(rows: list[list[Any]]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.api.hub import Hub
+from app.api.limits import AddressLimits
 from app.bus.base import Bus
 from app.config import Settings
 from app.games.registry import GameRegistry
@@ -18,3 +19,4 @@ class Services:
     bus: Bus
     registry: RoomRegistry
     hub: Hub
+    limits: AddressLimits

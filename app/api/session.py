@@ -22,6 +22,7 @@ from app.api.connection import (
     Connection,
     Wire,
 )
+from app.api.limits import Refused
 from app.api.protocol import BadMessage, read_message
 from app.api.services import Services
 from app.bus.base import BusUnavailable
@@ -34,6 +35,7 @@ from app.rooms.tokens import hash_token
 log = logging.getLogger("bankit.session")
 
 UNREACHABLE = "The game store is unreachable; retrying helps."
+LOG_FULL = "This game's log is full: it takes no more moves. Start a new game."
 
 
 def identify(snapshot: dict[str, Any], token: str | None) -> Sender | None:
@@ -52,9 +54,11 @@ class Session:
     __slots__ = (
         "_backlog",
         "_busy",
+        "_counted",
         "_gone",
         "_opening",
         "_present",
+        "address",
         "code",
         "collection",
         "conn",
@@ -64,9 +68,17 @@ class Session:
     )
 
     def __init__(
-        self, services: Services, wire: Wire, collection: str, code: str, token: str | None
+        self,
+        services: Services,
+        wire: Wire,
+        collection: str,
+        code: str,
+        token: str | None,
+        address: str | None,
     ) -> None:
+        """`address`: the client's, as app/api/limits.py counts it (None: not limited)."""
         self.services = services
+        self.address = address
         self.wire = wire
         self.collection = collection
         self.code = code.upper()
@@ -77,6 +89,7 @@ class Session:
         self._busy = False  # a command is on its way through I/O
         self._gone = False
         self._present = False  # its presence +1 was sent (a -1 follows when it goes)
+        self._counted: bool | None = None  # counted in the limits (as a spectator: True)
 
     # -- opening -------------------------------------------------------------------------
     def start(self) -> None:
@@ -97,8 +110,7 @@ class Session:
 
     async def _open(self) -> None:
         services, hub = self.services, self.services.hub
-        if hub.connections >= services.settings.max_connections:
-            self.wire.close(CLOSE_TRY_LATER, "This server is full; try again shortly.")
+        if not self._admitted_by_limits():
             return
         identity = await self._admit()
         if identity is None or self._gone:
@@ -127,6 +139,24 @@ class Session:
         except (BusUnavailable, UnknownRoom):
             conn.close(CLOSE_TRY_LATER)
 
+    def _admitted_by_limits(self) -> bool:
+        """This address's share (app/api/limits.py), counted before any await so that
+        sockets opening together cannot all pass; a socket without a token is a
+        spectator, and it names a room code as a guesser would."""
+        limits, spectator = self.services.limits, not self.token
+        try:
+            if spectator:
+                limits.check_lookup(self.address)
+        except Refused as refused:
+            self.wire.close(CLOSE_TRY_LATER, refused.message)
+            return False
+        refusal = limits.open_socket(self.address, self.code, spectator)
+        if refusal is not None:
+            self.wire.close(CLOSE_TRY_LATER, refusal)
+            return False
+        self._counted = spectator
+        return True
+
     async def _admit(self) -> Sender | None:
         """Who this socket is in the room, or None once it is closed with the reason."""
         registry, wire = self.services.registry, self.wire
@@ -137,6 +167,7 @@ class Session:
             return None
         game = self.services.games.get(snapshot["game"]) if snapshot is not None else None
         if snapshot is None or game is None or game.collection != self.collection:
+            self.services.limits.missed(self.address)
             wire.close(CLOSE_UNKNOWN_ROOM, "No such room.")
             return None
         identity = identify(snapshot, self.token)
@@ -210,6 +241,9 @@ class Session:
         if message.type == "sync" and conn.patches:  # its patches went wrong: a whole state
             self.services.hub.sync(conn)
             return
+        if conn.last_seq >= settings.max_log_events:  # the room's log has its bound
+            conn.push(error_text("log_full", LOG_FULL, message.id))
+            return
         identity = conn.identity  # spectators too: the room answers in the protocol's order
         envelope = CommandEnvelope(
             role=identity.role,
@@ -253,6 +287,9 @@ class Session:
             return
         self._gone = True
         self._backlog.clear()
+        if self._counted is not None:
+            self.services.limits.close_socket(self.address, self.code, self._counted)
+            self._counted = None
         if self.conn is not None:
             self.conn.closed()
         if not self._opening:

@@ -19,13 +19,16 @@ import re
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, unquote
 
+from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.http11 import Request
+from websockets.http11 import Request, Response
 from websockets.protocol import Protocol, State
 
 from app.api.framing import text_frame
+from app.api.http_protocol import PeerCounts
 from app.api.services import Services
 from app.api.session import Session
+from app.api.site import origin_allowed
 
 ROOM_PATH = re.compile(r"/ws/([a-z]+)/([A-Za-z0-9]{1,32})")
 
@@ -65,8 +68,18 @@ class _Flag:
 
 class RoomSocketProtocol(WebSocketsSansIOProtocol):
     target: ClassVar[Any] = None  # the FastAPI app, set by `room_socket_protocol`
+    proxies: ClassVar[_TrustedHosts | None] = None  # FORWARDED_ALLOW_IPS, read once
+    peers: ClassVar[PeerCounts | None] = None  # open connections per address (__main__)
     session: Session | None = None
     patches = False  # the client asked for states as patches (docs/protocol.md)
+    _peer: str | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        """Counted as the HTTP connection it was (app/api/http_protocol.py)."""
+        super().connection_made(transport)
+        if self.peers is not None:
+            self._peer = self.peers.key(self.client)
+            self.peers.add(self._peer, +1)
 
     # -- the handshake -------------------------------------------------------------------
     def handle_connect(self, event: Request) -> None:
@@ -77,12 +90,13 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             super().handle_connect(event)  # the ASGI app answers (a 404, or its route)
             return
         self.handshake_initiated = True
-        response = self.conn.accept(event)
-        if response.status_code != 101:  # not a valid upgrade: websockets' own 4xx
-            self.handshake_complete = self.close_sent = True
-            self.conn.send_response(response)
-            self.transport.write(b"".join(self.conn.data_to_send()))
-            self.transport.close()
+        origin, host = event.headers.get("Origin"), event.headers.get("Host")
+        if origin_allowed(origin, host, services.settings):
+            response = self.conn.accept(event)
+        else:
+            response = self.conn.reject(403, "This site's pages only.\n")
+        if response.status_code != 101:  # refused, or not a valid upgrade (websockets' 4xx)
+            self._refuse(response)
             return
         del response.headers["Date"]
         response.headers.update(
@@ -102,8 +116,30 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         self.start_keepalive()
         params = dict(parse_qsl(query, keep_blank_values=True))
         self.patches = params.get("patches") == "1"
-        self.session = Session(services, self, route[1], route[2], params.get("token"))
+        address = services.limits.key(self._client_host(event))
+        self.session = Session(services, self, route[1], route[2], params.get("token"), address)
         self.session.start()
+
+    def _refuse(self, response: Response) -> None:
+        self.handshake_complete = self.close_sent = True
+        self.conn.send_response(response)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()
+
+    def _client_host(self, event: Request) -> str | None:
+        """The peer, or the client a trusted proxy names (as uvicorn's proxy middleware
+        decides it for HTTP, which these sockets do not pass through)."""
+        peer = self.client[0] if self.client else None
+        forwarded = event.headers.get_all("X-Forwarded-For")
+        if not (self.config.proxy_headers and forwarded):
+            return peer
+        cls = type(self)
+        if cls.proxies is None:
+            cls.proxies = _TrustedHosts(self.config.forwarded_allow_ips)
+        if peer not in cls.proxies:
+            return peer
+        host, _ = cls.proxies.get_trusted_client_address(", ".join(forwarded))
+        return host or peer
 
     # -- messages in -----------------------------------------------------------------------
     def send_receive_event_to_app(self) -> None:
@@ -132,6 +168,9 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         by reference counting: left to the cyclic GC, thousands of closed sockets pile
         up between full collections, which then stall the loop (bench.soak)."""
         super().connection_lost(exc)
+        if self.peers is not None:
+            self.peers.add(self._peer, -1)
+            self._peer = None
         session, self.session = self.session, None
         if session is not None:
             session.disconnected()
@@ -174,6 +213,6 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             conn.flush()
 
 
-def room_socket_protocol(app: Any) -> type[RoomSocketProtocol]:
+def room_socket_protocol(app: Any, peers: PeerCounts | None = None) -> type[RoomSocketProtocol]:
     """The protocol class for uvicorn's `ws` setting, answering `app`'s room sockets."""
-    return type("RoomSocketProtocol", (RoomSocketProtocol,), {"target": app})
+    return type("RoomSocketProtocol", (RoomSocketProtocol,), {"target": app, "peers": peers})

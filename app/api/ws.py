@@ -15,9 +15,10 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
-from app.api.connection import CLOSE_GOING_AWAY
+from app.api.connection import CLOSE_GOING_AWAY, CLOSE_POLICY
 from app.api.services import Services
 from app.api.session import Session
+from app.api.site import origin_allowed
 
 router = APIRouter()
 
@@ -76,10 +77,15 @@ class StarletteWire:
 async def room_socket(websocket: WebSocket, collection: str, code: str) -> None:
     """`/ws/{collection}/{code}`: one endpoint for every game of every collection."""
     services: Services = websocket.app.state.services
+    headers = websocket.headers
+    if not origin_allowed(headers.get("origin"), headers.get("host"), services.settings):
+        await websocket.close(CLOSE_POLICY)  # before the accept: the server answers 403
+        return
     await websocket.accept()
     wire = StarletteWire(websocket)
+    address = services.limits.key(websocket.client.host if websocket.client else None)
     session = wire.session = Session(
-        services, wire, collection, code, websocket.query_params.get("token")
+        services, wire, collection, code, websocket.query_params.get("token"), address
     )
     opening = asyncio.create_task(session.open())
     try:

@@ -59,12 +59,15 @@ class RoomRegistry:
         self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
         self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
         self._journal = bus if isinstance(bus, Journal) else None  # snapshots now and then
-        # Rooms waiting on disk: (last event ms, finished) as they left memory, so that
-        # the reaper sweeps them without reading the store (every room on disk was
-        # adopted at start, so each one there left memory through `reap`).
+        # Rooms waiting on disk: (last event ms, finished) as they left memory (or as
+        # stored, for those left on disk at start), so that the reaper sweeps them
+        # without reading the store.
         self._waiting: dict[str, tuple[float, bool]] = {}
+        self.stored = 0  # rooms on this process's disk (one process): the disk's cap
 
     async def start(self) -> None:
+        if self._evicts:
+            self.stored = len(await self._store().stored_rooms())
         await self._adopt_stored()
         self._reaper = asyncio.create_task(self._reap_forever(), name="room-reaper")
         if isinstance(self.bus, SharedBus):
@@ -90,14 +93,17 @@ class RoomRegistry:
         codes: Iterable[str] | None = None,
         origin: str | None = None,
         parent: str | None = None,
-        onlookers: Mapping[str, str] | None = None,
+        tokens: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """Create a room of `game` owned by this process; returns its first state.
 
         `codes`: the codes to try in order (random ones by default); `origin`: the
         effect creating it, so that a second try finds the room it made the first time;
-        `parent`: the room it reports to; `onlookers`: more tokens it knows (as spectators)."""
-        if len(self.actors) >= self.settings.max_rooms:
+        `parent`: the room it reports to; `tokens`: more tokens it binds from its first record
+        (token hash -> a seated player's id, or a spectator's role)."""
+        if self._evicts and self.stored >= self.settings.max_stored_rooms:
+            raise RoomsFull()
+        if not await self._room_for_one_more():
             raise RoomsFull()
         for code in itertools.islice(codes or (new_code() for _ in iter(int, 1)), 20):
             room, entry = Room.create(
@@ -110,9 +116,10 @@ class RoomRegistry:
                 origin,
                 parent,
             )
-            room.tokens = {**(onlookers or {}), **room.tokens}
-            stored = room.snapshot(with_view=self._journal is None)  # journaled: no views
-            if await self.bus.create_room(code, stored, orjson.dumps(entry)):
+            room.tokens = {**(tokens or {}), **room.tokens}
+            record = room.snapshot(with_view=self._journal is None)  # journaled: no views
+            if await self.bus.create_room(code, record, orjson.dumps(entry)):
+                self.stored += 1
                 await self._own(code)
                 return room.view
             if origin is not None:
@@ -158,10 +165,15 @@ class RoomRegistry:
         game = self.games[snapshot["game"]]
         return Room.restore(game, snapshot, entries, self.settings.dedupe_ids, notes)
 
+    async def exists(self, code: str) -> bool:
+        """The room is live here or stored (not yet freed), without loading it."""
+        return code in self.actors or await self.bus.load_snapshot(code) is not None
+
     async def _live(self, code: str) -> RoomActor | None:
-        """One process: the room's actor, a room kept on disk brought back into memory."""
+        """One process: the room's actor, a room kept on disk brought back into memory
+        (when the cap on rooms in memory lets it: else None, and it is read from disk)."""
         actor = self.actors.get(code)
-        if actor is None and self._evicts:
+        if actor is None and self._evicts and await self._room_for_one_more():
             with contextlib.suppress(UnknownRoom):
                 actor = await self._own(code)
         return actor
@@ -213,8 +225,36 @@ class RoomRegistry:
         except UnknownRoom:
             return False
 
+    async def _room_for_one_more(self) -> bool:
+        """Whether `max_rooms` lets one more room into memory. One process makes way:
+        the longest-idle room with nobody playing waits on disk again (as the reaper
+        would leave it); elsewhere (Redis) a full process takes no more rooms."""
+        if len(self.actors) < self.settings.max_rooms:
+            return True
+        if not self._evicts:
+            return False
+        idle = [
+            actor
+            for actor in self.actors.values()
+            if actor.waiting
+            and not actor.room.any_player_connected()
+            and self._store().queued(actor.code) == 0
+        ]
+        if not idle:
+            return False
+        await self._evict(min(idle, key=lambda actor: actor.room.updated_at))
+        return len(self.actors) < self.settings.max_rooms
+
+    async def _evict(self, actor: RoomActor) -> None:
+        """Out of memory, to wait on disk; the reaper's sweep knows it from here."""
+        await actor.stop()
+        self._waiting[actor.code] = (actor.room.updated_at, actor.room.finished)
+
     async def _own(self, code: str) -> RoomActor | None:
-        """Become the room's owner if nobody is; restore it from its snapshot and log."""
+        """Become the room's owner if nobody is; restore it from its snapshot and log.
+        None when someone else owns it, or when the cap on rooms leaves no room."""
+        if code not in self.actors and not await self._room_for_one_more():
+            return None
         epoch = await self.bus.claim(code)
         if epoch is None:
             return None
@@ -239,22 +279,32 @@ class RoomRegistry:
         self.actors[code] = actor
         self._waiting.pop(code, None)
         actor.start()
+        if self._evicts:
+            await self._drop_old_sockets(actor)
         return actor
 
     async def _adopt_stored(self) -> None:
-        """After a restart the rooms on disk are ours again; their old sockets are gone."""
+        """After a restart the rooms on disk are ours again: as many as `max_rooms`
+        come into memory; the others wait on disk until asked for."""
         if not isinstance(self.bus, DurableBus):
             return
         for code in await self.bus.stored_rooms():
-            try:
-                actor = await self._own(code)
-            except UnknownRoom:
-                continue
-            if actor is None:
-                continue
-            nodes = {node for counts in actor.room.presence.values() for node in counts}
-            for node in nodes - {self.bus.node_id}:
-                await self.bus.submit(code, envelopes.encode(envelopes.DropNodeEnvelope(node)))
+            if len(self.actors) < self.settings.max_rooms:
+                with contextlib.suppress(UnknownRoom):
+                    await self._own(code)
+            elif self._evicts:  # the reaper's sweep knows it from its stored record
+                raw = await self.bus.load_snapshot(code)
+                if raw is not None:
+                    record = orjson.loads(raw)
+                    self._waiting[code] = (record["updated_at"], record.get("finished", False))
+
+    async def _drop_old_sockets(self, actor: RoomActor) -> None:
+        """One process: presence another node counted is from before a restart (its
+        sockets are gone), whenever the room comes back into memory."""
+        nodes = {node for counts in actor.room.presence.values() for node in counts}
+        for node in nodes - {self.bus.node_id}:
+            envelope = envelopes.DropNodeEnvelope(node)
+            await self.bus.submit(actor.code, envelopes.encode(envelope))
 
     def _forget(self, actor: RoomActor) -> None:
         if self.actors.get(actor.code) is actor:
@@ -283,6 +333,7 @@ class RoomRegistry:
             if idle_ms >= self._kept_ms(room.finished):
                 await actor.stop()
                 await self.bus.delete_room(code)
+                self.stored -= 1  # (counted where it matters: one process)
                 freed.append(code)
                 log.info("room %s freed after %.0f s idle", code, idle_ms / 1000)
             elif (
@@ -291,8 +342,7 @@ class RoomRegistry:
                 and actor.waiting
                 and self._store().queued(code) == 0  # stopping it now cuts nothing short
             ):
-                await actor.stop()
-                self._waiting[code] = (room.updated_at, room.finished)
+                await self._evict(actor)
         if self._evicts:
             freed.extend(await self._reap_stored(now))
         return freed
@@ -316,6 +366,7 @@ class RoomRegistry:
             if idle_ms >= self._kept_ms(finished):
                 del self._waiting[code]
                 await self.bus.delete_room(code)
+                self.stored -= 1
                 freed.append(code)
                 log.info("room %s freed from disk after %.0f s idle", code, idle_ms / 1000)
         return freed

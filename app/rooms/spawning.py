@@ -2,24 +2,27 @@
 
 `create_room` data: {"game", "options", "seats": [{"player_id", "name"}], "code"?}.
 The new room is the source room's child (`parent`: it reports to it, and its game
-may take the server's own options, e.g. a table another room deals). Its creator is the
-source room's creator (their tokens open it the same way); each seat opens for the
-token that opened it in the source room, and the source's other players' tokens
-open it as a spectator's. The source room is then told the new room's code with the
-server command
+may take the server's own options, e.g. a table another room deals). It is made
+whole, in one fenced write: its `create` event carries the seats (the game's server
+options take `seats`, in order), and its first record binds every token it knows: the
+source's creator's tokens open it as its creator, each seated player's tokens open
+their seat, and the source's other tokens open it as a spectator's. So no reader on
+any process (a socket's welcome, `GET`, the source's state) can see it half seated.
+The source room is then told the new room's code with the server command
 `{"type": "spawned", "effect": <the rules' effect id>, "code": ...}` (games that
 spawn rooms accept it). Every step is idempotent by the effect's id: the codes tried
-are derived from it and the room remembers it as its `origin`, the seats are joins
-with an id, and the tell carries the effect's id, so a retry after a crash (by this
-owner or the next) neither makes a second room nor seats anyone twice.
+are derived from it and the room remembers it as its `origin`, and the tell carries
+the effect's id, so a retry after a crash (by this owner or the next) neither makes
+a second room nor tells the source twice.
 
-`tell` data: {"code", "command": {...}}: a server command (role "system") for
-another room, deduplicated there by the effect's id.
+`tell` data: {"code", "command": {...}, "if_gone"?: {...}}: a server command (role
+"system") for another room, deduplicated there by the effect's id. When that room is
+gone (freed), nothing can change there any more: the source is sent `if_gone`, if
+given, instead (a tournament's `lock` of a freed table: its last report stands).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -28,6 +31,10 @@ from app.games.seam import SPECTATOR, SYSTEM, Effect
 from app.rooms.effects import Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import CODE_ALPHABET, CODE_LENGTH, RoomRegistry, UnknownRoom
+
+
+class SeatsRefused(Exception):
+    """A game asked for seats at a room whose create options do not take them."""
 
 
 def codes_for(effect_id: str, wish: str | None = None) -> Iterator[str]:
@@ -44,6 +51,12 @@ def rules_effect_id(effect: Effect) -> str:
     return effect.id.split(".", 2)[-1]
 
 
+def handed_on(tokens: Mapping[str, str], creator: str, seated: set[str]) -> dict[str, str]:
+    """The source's tokens as the new room binds them: a seat for a seated player, a
+    spectator's view for anyone else (the creator's are bound apart, as its creator)."""
+    return {h: p if p in seated else SPECTATOR for h, p in tokens.items() if p != creator}
+
+
 class Spawner:
     def __init__(self, registry: RoomRegistry) -> None:
         self.registry = registry
@@ -56,40 +69,32 @@ class Spawner:
         source_snapshot = await self.registry.snapshot(source.code)
         creator = source_snapshot["creator"] if source_snapshot else ""
         creator_hashes = [h for h, principal in source.tokens.items() if principal == creator]
-        seats = data.get("seats", [])
-        seated = {seat["player_id"] for seat in seats}
-        onlookers = {
-            h: SPECTATOR for h, p in source.tokens.items() if p != creator and p not in seated
-        }
+        seats = [_seat(seat) for seat in data.get("seats", [])]
         body = {"game": game.name, **data.get("options", {}), "parent": source.code}
+        if seats:
+            body["seats"] = seats
+        options = game.create_options(body, server=True)
+        if seats and options.get("seats") != seats:
+            raise SeatsRefused(f"{game.name} takes no seats when it is created")
         state = await self.registry.create(
             game,
-            game.create_options(body, server=True),
+            options,
             creator_hashes,
             codes=codes_for(effect.id, data.get("code")),
             origin=effect.id,
             parent=source.code,
-            onlookers=onlookers,
+            tokens=handed_on(source.tokens, creator, {seat["player_id"] for seat in seats}),
         )
-        code = state["code"]
-        for seat in seats:
-            player_id = seat["player_id"]
-            token_hash = next((h for h, p in source.tokens.items() if p == player_id), None)
-            join = CommandEnvelope(
-                role=SYSTEM,
-                pid=player_id,
-                id=f"{effect.id}/seat",
-                cmd=game.server_command(_join(seat)),
-                th=token_hash,  # the seat opens for the token that opened it in the source
-                server=True,
-            )
-            await self.registry.submit(code, join)
-        spawned = {"type": "spawned", "effect": rules_effect_id(effect), "code": code}
+        spawned = {"type": "spawned", "effect": rules_effect_id(effect), "code": state["code"]}
         await self._system(source.code, spawned, effect.id)
 
     async def tell(self, source: Source, effect: Effect) -> None:
-        with contextlib.suppress(UnknownRoom):  # the room is gone: nothing to tell
+        try:
             await self._system(effect.data["code"], effect.data["command"], effect.id)
+        except UnknownRoom:
+            gone = effect.data.get("if_gone")
+            if gone is not None:
+                await self._system(source.code, gone, f"{effect.id}/gone")
 
     async def _system(self, code: str, command: Mapping[str, Any], effect_id: str) -> None:
         game_name = (await self.registry.snapshot(code) or {}).get("game")
@@ -101,5 +106,5 @@ class Spawner:
         await self.registry.submit(code, envelope)
 
 
-def _join(seat: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": "join", "player_id": seat["player_id"], "name": seat["name"]}
+def _seat(seat: Mapping[str, Any]) -> dict[str, Any]:
+    return {"player_id": seat["player_id"], "name": seat["name"]}

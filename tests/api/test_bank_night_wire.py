@@ -197,13 +197,17 @@ async def test_play_again_moves_everyone_to_a_new_room_with_the_same_tokens(
     assert seats == [("Ann", True), ("Bob", True), ("Cy", True), ("Gran", False)]
     assert (state["status"], state["previous_game"], state["rounds"]) == ("lobby", table.code, 1)
     assert await new_banker.ok(type="start") > state["seq"]
-    created = httpx.get(f"{server.base_url}/api/rooms/{new_code}/log").json()["events"][0]
+    log = httpx.get(f"{server.base_url}/api/rooms/{new_code}/log").json()["events"]
+    assert [e["type"] for e in log] == ["create", "start"]  # seated by its first event
+    created = log[0]
+    names = [(name, pid) for name, (pid, _) in table.players.items()] + [("Gran", gran_id)]
     assert created["data"] == {
         "game": "bank",
         "rounds": 1,
         "roll_entry": "banker",
         "parent": table.code,
         "no_phone": [gran_id],
+        "seats": [{"player_id": pid, "name": name} for name, pid in names],
     }
 
     old = table.state()  # the finished game stays viewable

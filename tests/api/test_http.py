@@ -60,17 +60,26 @@ def test_create_room_refuses_bad_options(server: ServerProcess, body: dict[str, 
 
 
 @pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
-def test_bodies_are_json_whatever_the_content_type(
-    server: ServerProcess, content_type: str | None
-) -> None:
+def test_bodies_must_be_declared_json(server: ServerProcess, content_type: str | None) -> None:
+    """What another site's page may send without asking (CORS's simple requests) is
+    refused 415, and changes nothing."""
+    table = Table(server.base_url)
     headers = {"content-type": content_type} if content_type else {}
     created = httpx.post(f"{server.base_url}/api/rooms", content=b'{"rounds": 3}', headers=headers)
-    assert created.status_code == 201 and created.json()["state"]["rounds"] == 3
-    code = created.json()["code"]
+    assert created.status_code == 415
+    assert created.json()["error"]["code"] == "unsupported_media_type"
     joined = httpx.post(
-        f"{server.base_url}/api/rooms/{code}/players", content=b'{"name": "Ann"}', headers=headers
+        f"{server.base_url}/api/rooms/{table.code}/players",
+        content=b'{"name": "Ann"}',
+        headers=headers,
     )
-    assert joined.status_code == 201 and joined.json()["state"]["players"][0]["name"] == "Ann"
+    assert joined.status_code == 415 and table.state()["players"] == []
+
+
+def test_a_json_body_with_a_charset_is_read(server: ServerProcess) -> None:
+    headers = {"content-type": "application/json; charset=utf-8"}
+    created = httpx.post(f"{server.base_url}/api/rooms", content=b'{"rounds": 3}', headers=headers)
+    assert created.status_code == 201 and created.json()["state"]["rounds"] == 3
 
 
 def test_create_room_refuses_malformed_json(server: ServerProcess) -> None:

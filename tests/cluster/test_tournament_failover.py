@@ -86,6 +86,7 @@ async def test_a_tournament_survives_the_kill_of_its_owner_between_games(make_cl
     table_acks[seat.code] = await play_game(seat, ROUNDS, by_id)
     await tourney.status("scoring")
     acked[await organiser.ok(type="score")] = "score"
+    await tourney.status("reroll")  # once the table confirmed its lock
     bob, cy = tourney.ids["Bob"], tourney.ids["Cy"]
     for pid, dice in ((bob, [3, 4]), (cy, [2, 5]), (bob, [6, 6]), (cy, [1, 2])):
         acked[await organiser.ok(type="reroll", player_id=pid, dice=dice)] = "reroll"

@@ -2,7 +2,8 @@
 
 One browser for the package (closed before any other package's async tests run);
 one browser context per person at the table, so that each has its own
-localStorage, as separate phones do. A JavaScript error on any page fails the test.
+localStorage, as separate phones do. A JavaScript error on any page fails the test, and
+so does a Content-Security-Policy violation.
 """
 
 from __future__ import annotations
@@ -71,8 +72,15 @@ class Table:
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.on("console", lambda message: self._csp(page, message.text))
         page.goto(path)
         return page
+
+    def _csp(self, page: Page, text: str) -> None:
+        """A Content-Security-Policy violation (Chromium reports it on the console) is
+        an error like any other: the pages run with no inline script or style."""
+        if "Content Security Policy" in text:
+            self.errors.append(f"{page.url}: {text}")
 
     def close(self) -> None:
         for context in self.contexts:

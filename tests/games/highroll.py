@@ -3,7 +3,8 @@
 It exists to prove the seam: it is added as this one module (rules, options,
 commands, `make_game`) and the setting `BANKIT_GAMES`, with no change to the room,
 the bus or the endpoints. Its `rematch` proves effects: the finished room creates
-a new room with the same players seated and is told the new room's code.
+a new room with the same players seated (by its `create` event) and is told the new
+room's code.
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ class HighRollRules:
     )
 
     def create(self, options: Mapping[str, Any]) -> HighRollState:
-        return HighRollState()
+        seats = tuple((seat["player_id"], seat["name"]) for seat in options.get("seats") or ())
+        return HighRollState(players=seats)
 
     def decide(self, state: HighRollState, sender: Sender, command: Any, chance: Chance) -> Event:
         match command:
@@ -175,12 +177,25 @@ class CreateHighRoll(BaseModel):
     game: Literal["highroll"] = "highroll"
 
 
+class Seat(BaseModel):
+    player_id: str
+    name: str
+
+
+class CreateRematch(CreateHighRoll):
+    """A rematch, made by the server: seated from its `create` event."""
+
+    parent: str
+    seats: list[Seat] = []
+
+
 def make_game(settings: Settings) -> Game:
     return Game(
         name="highroll",
         title="High roll",
         rules=HighRollRules(),
         options=CreateHighRoll,
+        server_options=CreateRematch,
         commands=(Start, Roll, Rematch),
         server_commands=(Join, Spawned),
     )

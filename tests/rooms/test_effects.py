@@ -100,10 +100,12 @@ async def test_an_effect_is_carried_out_once_though_its_first_owner_died_midway(
     made = [c for c in bus._rooms if (await state(registry, c)).get("origin")]
     assert made == [child_code]
     child_log = await registry.log_entries(child_code) or []
-    assert [e["type"] for e in child_log] == ["create", "join"]
+    assert [e["type"] for e in child_log] == ["create"]  # seated by its first event
+    assert child_log[0]["data"]["seats"] == [{"player_id": "ann", "name": "Ann"}]
     assert verify(child_log) and verify(await registry.log_entries(code) or [])
     child = await state(registry, child_code)
     assert child["tokens"] == {"banker-hash": "banker", "ann-hash": "ann"}
+    assert [p["id"] for p in child["state"]["players"]] == ["ann"]
 
 
 async def test_a_failing_event_leaves_no_gap_in_the_log(
@@ -134,3 +136,25 @@ async def test_a_failing_event_leaves_no_gap_in_the_log(
     log = await registry.log_entries(code) or []
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
     assert verify(log) and log[-1]["type"] in ("rematch", "spawned")
+
+
+async def test_a_tell_to_a_room_that_is_gone_sends_the_source_its_fallback_once(
+    rooms: tuple[RoomRegistry, MemoryBus, Recorder],
+) -> None:
+    """A freed room can no longer change: the source hears `if_gone` instead (a
+    tournament's lock of a freed table), deduplicated by the effect's id like any tell."""
+    registry, _, _ = rooms
+    spawner = Spawner(registry)
+    code = await finished_room(registry)
+    fallback = {"type": "spawned", "effect": "gone", "code": "GONE"}
+    told = Effect("tell", f"{code}.9.t", {"code": "ZZZZ", "command": {}, "if_gone": fallback})
+    for _ in range(2):  # carried out again after a takeover: still once
+        await spawner.tell(Source(code, {}), told)
+    await send(registry, code, "banker", None, type="rematch", id="after")  # behind both
+    room = registry.actors[code].room
+    await until(lambda: "after" in room.accepted.get("banker", {}), what="both tells applied")
+    log = await registry.log_entries(code) or []
+    assert [e["data"] for e in log if e["type"] == "spawned"][:1] == [{"code": "GONE"}]
+    assert sum(e["data"].get("code") == "GONE" for e in log) == 1
+    silent = Effect("tell", f"{code}.10.t", {"code": "ZZZZ", "command": {}})
+    await spawner.tell(Source(code, {}), silent)  # no fallback: nothing to say

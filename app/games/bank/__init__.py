@@ -37,14 +37,21 @@ class TableLink(BaseModel):
     table: Annotated[int, Field(ge=1)]
 
 
+class Seat(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    player_id: str
+    name: str
+
+
 class CreateTable(CreateBank):
     """A room the server creates (a `create_room` effect): a tournament's table, or the
     next game of a room played again (`parent` is then that room; `no_phone`: its seats
-    that have no phone)."""
+    that have no phone; `seats`: its players, seated by its `create` event)."""
 
     parent: str
     tournament: TableLink | None = None
     no_phone: list[str] | None = None
+    seats: list[Seat] | None = None
 
 
 def make_game(settings: Settings) -> Game:

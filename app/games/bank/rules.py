@@ -123,7 +123,7 @@ class BankRules:
             table = TableOf(str(options["parent"]), int(link["game"]), int(link["table"]))
         elif options.get("parent") is not None:  # made by play_again in that room
             previous = str(options["parent"])
-        return BankState(
+        state = BankState(
             rounds=rounds,
             roll_entry=roll_entry,
             max_players=self.max_players,
@@ -131,6 +131,10 @@ class BankRules:
             previous_game=previous,
             no_phone=frozenset(options.get("no_phone") or ()),
         )
+        for seat in options.get("seats") or ():  # a made room is seated from its first event
+            pid = seat["player_id"]
+            state = after_join(state, pid, seat["name"], pid not in state.no_phone, 1)
+        return state
 
     # -- decide ------------------------------------------------------------------
     def decide(
@@ -154,9 +158,7 @@ class BankRules:
             case Spawned():
                 return self._decide_spawned(state, sender, command)
             case Lock():
-                if sender.role != SYSTEM:
-                    raise RuleError("not_allowed", "Only the server closes a tournament table.")
-                return Event("lock", {})
+                return self._decide_lock(state, sender)
             case AddBanker():
                 if sender.role != SYSTEM or state.table is None:
                     raise RuleError("not_allowed", "Only a tournament hands out table bankers.")
@@ -318,6 +320,16 @@ class BankRules:
         data = {"drop": sorted(set(drop)), "seats": seats}
         return Event("play_again", data, effects=(Effect("create_room", AGAIN, spawn),))
 
+    def _decide_lock(self, state: BankState, sender: Sender) -> Event:
+        """A table scored by its tournament; one reopened by an undo first stays open."""
+        if sender.role != SYSTEM:
+            raise RuleError("not_allowed", "Only the server closes a tournament table.")
+        if state.status != "finished":
+            raise RuleError("not_finished", "An undo reopened this table: it plays on.")
+        if state.locked:
+            raise RuleError("nothing_to_change", "This table is locked already.")
+        return Event("lock", {})
+
     def _decide_spawned(self, state: BankState, sender: Sender, spawned: Spawned) -> Event:
         if sender.role != SYSTEM:
             raise RuleError("not_allowed", "Only the server says where the next game is.")
@@ -367,12 +379,16 @@ class BankRules:
         return state.status == "finished"
 
     def report(self, state: BankState) -> Mapping[str, Any] | None:
-        """A tournament table tells its tournament its status, and its totals once done."""
+        """A tournament table tells its tournament its status, its totals once done, and
+        that they are final once locked (the tournament takes them only then)."""
         if state.table is None:
             return None
         if state.status != "finished":
             return {"status": state.status}
-        return {"status": "finished", "totals": {p.id: p.score for p in state.players}}
+        totals = {p.id: p.score for p in state.players}
+        if state.locked:
+            return {"status": "finished", "totals": totals, "locked": True}
+        return {"status": "finished", "totals": totals}
 
     def view(self, state: BankState, connected: Connected) -> dict[str, Any]:
         return view(state, connected)

@@ -1,9 +1,13 @@
 """A Desert Dynasty tournament behind the `Rules` seam: a room whose games are BANK rooms.
 
 `next` seats the players at tables and asks (by `create_room` effects) for one BANK
-room per table; the room machinery reports each table room's change of status back
-as the internal `table` command (role "system"), the totals with a finished one;
-`score` takes the totals, tells each table room to `lock` (refuse undo from then on), and
+room per table; the state names a table only once the server said its room is made
+(`spawned`: the room exists with its seats), so a phone that follows the name at once
+finds its seat. The room machinery reports each table room's change of status back
+as the internal `report` command (role "system"), the totals with a finished one;
+`score` tells each table room to `lock` (refuse undo from then on) and takes the totals
+once every table has reported itself locked (the tournament stays `scoring` until
+then; a table reopened by an undo that won the race takes it back to `playing`), then
 starts the sudden-death rerolls that `tournament_scoring` describes.
 
 Choices where the contract is silent (also for docs/protocol.md):
@@ -80,14 +84,15 @@ class TableStatus:
     status: str
     totals: dict[str, int] | None = None
     table: int | None = None
+    locked: bool | None = None  # the table refuses undo from now on: its totals are final
     __pydantic_config__: ClassVar[Any] = STRICT
 
 
 @dataclass(frozen=True, slots=True)
 class Spawned:
-    """Internal: the code a table room was made with (rooms/spawning.py).
+    """Internal: a table room is made, seats and all, under this code (rooms/spawning.py).
 
-    Differs from the drawn one only when that code was taken by a live room."""
+    The code differs from the drawn one only when that code was taken by a live room."""
 
     effect: str
     code: str
@@ -198,7 +203,7 @@ class TournamentRules:
             if code not in codes:
                 codes.append(code)
         tables = [
-            {"table": number, "code": code, "players": list(players)}
+            {"table": number, "code": code, "players": list(players), "made": False}
             for number, (code, players) in enumerate(zip(codes, seating), start=1)
         ]
         effects = tuple(self._create_room(state, game, table) for table in tables)
@@ -225,8 +230,8 @@ class TournamentRules:
         table = next((t for t in state.tables if str(t.table) == number), None)
         if table is None or game != str(state.current):
             raise RuleError("stale_table", "That table is not of the game in play.")
-        if table.code == command.code:
-            raise RuleError("nothing_to_change", "The table was made with its drawn code.")
+        if table.made and table.code == command.code:
+            raise RuleError("nothing_to_change", "That table is made already.")
         return Event("table_code", {"table": table.table, "code": command.code})
 
     def _decide_table(self, state: TournamentState, sender: Sender, command: TableStatus) -> Event:
@@ -240,11 +245,15 @@ class TournamentRules:
         numbered = command.table in (None, table.table if table else None)
         if table is None or not numbered or not live:
             raise RuleError("stale_table", "That table is not of the game in play.")
+        if command.locked and not finished:
+            raise RuleError("bad_message", "Only a finished table is locked.")
         data: dict[str, Any] = {"table": table.table, "code": table.code, "status": command.status}
         if command.totals is not None:
             if set(command.totals) != set(table.players):
                 raise RuleError("bad_message", "The totals are those of the table's players.")
             data["totals"] = dict(command.totals)
+        if command.locked:
+            data["locked"] = True
         return Event("table", data)
 
     def _decide_score(self, state: TournamentState, sender: Sender) -> Event:
@@ -253,12 +262,8 @@ class TournamentRules:
         _require_not_over(state)
         if state.status != "scoring":
             raise RuleError("not_finished", "Every table of the game must be finished first.")
-        totals = {pid: n for table in state.tables for pid, n in (table.totals or {}).items()}
-        locks = tuple(
-            Effect("tell", f"lock-{state.current}-{t.table}", {"code": t.code, "command": LOCK})
-            for t in state.tables
-        )
-        return Event("score", {"game": state.current, "totals": totals}, locks)
+        locks = tuple(_lock(t, state.current) for t in state.tables if not t.locked)
+        return Event("score", {"game": state.current}, locks)
 
     def _decide_reroll(
         self, state: TournamentState, sender: Sender, command: Reroll, chance: Chance
@@ -305,19 +310,22 @@ class TournamentRules:
             return replace(state, players=kept)
         if event.type == "next":
             tables = tuple(
-                Table(t["table"], t["code"], tuple(t["players"])) for t in data["tables"]
+                Table(t["table"], t["code"], tuple(t["players"]), made=t.get("made", True))
+                for t in data["tables"]
             )
             return replace(state, status="playing", current=data["game"], tables=tables)
         if event.type == "table":
             return _after_table(state, data)
         if event.type == "table_code":
             tables = tuple(
-                replace(t, code=data["code"]) if t.table == data["table"] else t
+                replace(t, code=data["code"], made=True) if t.table == data["table"] else t
                 for t in state.tables
             )
             return replace(state, tables=tables)
         if event.type == "score":
-            return _settle(replace(state, scoring=scoring.start(data["totals"])))
+            if "totals" in data:  # logged before scores waited for the locks
+                return _settle(replace(state, scoring=scoring.start(data["totals"])))
+            return _close_if_locked(replace(state, closing=True))
         if event.type == "reroll":
             dice = (data["dice"][0], data["dice"][1])
             assert state.scoring is not None
@@ -343,20 +351,47 @@ class TournamentRules:
         return None
 
 
+def _lock(table: Table, game: int) -> Effect:
+    """Tell a table room to lock; a room already freed can no longer change, so its
+    last report stands as locked (the server reports that for it)."""
+    gone = {
+        "type": "report",
+        "code": table.code,
+        "status": "finished",
+        "totals": dict(table.totals or {}),
+        "table": table.table,
+        "locked": True,
+    }
+    data = {"code": table.code, "command": LOCK, "if_gone": gone}
+    return Effect("tell", f"lock-{game}-{table.table}", data)
+
+
 def _require_not_over(state: TournamentState) -> None:
     if state.status == "finished":
         raise RuleError("tournament_over", "The tournament is over.")
 
 
 def _after_table(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    """A table's report: a reopened table cancels a `score` waiting for the locks."""
     tables = tuple(
-        replace(t, status=data["status"], totals=data.get("totals"))
+        replace(
+            t, status=data["status"], totals=data.get("totals"), locked=bool(data.get("locked"))
+        )
         if t.table == data["table"]
         else t
         for t in state.tables
     )
-    done = all(t.status == "finished" for t in tables)
-    return replace(state, tables=tables, status="scoring" if done else "playing")
+    if not all(t.status == "finished" for t in tables):
+        return replace(state, tables=tables, status="playing", closing=False)
+    return _close_if_locked(replace(state, tables=tables, status="scoring"))
+
+
+def _close_if_locked(state: TournamentState) -> TournamentState:
+    """Once `score` was sent and every table is locked, their totals are final: take them."""
+    if not state.closing or not all(t.locked for t in state.tables):
+        return state
+    totals = {pid: n for table in state.tables for pid, n in (table.totals or {}).items()}
+    return _settle(replace(state, closing=False, scoring=scoring.start(totals)))
 
 
 def _settle(state: TournamentState) -> TournamentState:

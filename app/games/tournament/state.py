@@ -19,11 +19,16 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class Table:
+    """`made`: its room exists, seats and all (the state names it only from then on);
+    `locked`: its room confirmed it refuses undo, so its totals are final."""
+
     table: int
     code: str
     players: tuple[str, ...]
     status: str = "lobby"
     totals: Mapping[str, int] | None = None
+    made: bool = True
+    locked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +54,7 @@ class TournamentState:
     tables: tuple[Table, ...] = ()
     scoring: Scoring | None = None
     results: tuple[Result, ...] = ()
+    closing: bool = False  # `score` accepted: the totals are taken once every table is locked
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

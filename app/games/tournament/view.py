@@ -47,6 +47,7 @@ def tournament_view(state: TournamentState, connected: Connected) -> dict[str, A
         "tables": [
             {"table": t.table, "code": t.code, "players": list(t.players), "status": t.status}
             for t in state.tables
+            if t.made
         ],
         "reroll": None
         if not pending

@@ -50,9 +50,20 @@ function boot() {
   });
   views.lobby = lobbyView(ctx);
   views.handover = handoverView(ctx);
-  ctx.seat = seatFromAddress(ctx.code, ctx.collection) || loadSeat(ctx.code);
+  const saved = loadSeat(ctx.code);
+  const linked = seatFromAddress(ctx.code, ctx.collection);
+  ctx.seat = chooseSeat(saved, linked);
+  ctx.fallback = ctx.seat === linked ? saved : null; // kept if the link's token is refused
   if (ctx.seat) connect();
   else openJoin();
+}
+
+/** A seat link on a phone that holds another seat in this room asks before switching. */
+function chooseSeat(saved, linked) {
+  if (!linked || (saved && saved.token === linked.token)) return saved || linked;
+  if (!saved) return linked;
+  const who = saved.name ? `${saved.name}'s seat` : `your seat (${saved.role})`;
+  return window.confirm(`Switch to this seat? This phone holds ${who} in game ${ctx.code}.`) ? linked : saved;
 }
 
 /** No seat yet: the join form, unless the game is gone, or only the banker can seat people now. */
@@ -113,8 +124,11 @@ async function mount(name) {
 /** A seat handed over by a link knows its role and player only from the welcome. */
 function rememberRole(you) {
   const seat = ctx.seat;
-  if (!seat || you.role === "spectator" || (seat.role === you.role && seat.player_id === you.player_id)) return;
-  ctx.seat = { ...seat, role: you.role, player_id: you.player_id };
+  if (!seat) return;
+  if (!seat.linked && (you.role === "spectator" || (seat.role === you.role && seat.player_id === you.player_id))) return;
+  const { linked, ...kept } = seat; // a link's seat is saved only now: the server took it
+  ctx.seat = { ...kept, role: you.role, player_id: you.player_id };
+  ctx.fallback = null;
   saveSeat(ctx.code, ctx.seat);
 }
 
@@ -151,6 +165,10 @@ function connection({ phase, attempt, reason }) {
   document.body.dataset.conn = phase;
   ctx.stale = phase !== "live";
   game?.stale?.(ctx.stale);
+  if (phase === "gone" && reason === "bad_token" && ctx.seat?.linked) {
+    refusedLink();
+    return;
+  }
   if (phase === "gone") {
     forgetSeat(ctx.code);
     awake.want(false);
@@ -163,6 +181,18 @@ function connection({ phase, attempt, reason }) {
     } else {
       gone(goneText());
     }
+  }
+}
+
+/** The server refused a seat link's token: the seat this phone held (if any) stays. */
+function refusedLink() {
+  ctx.seat = ctx.fallback;
+  ctx.fallback = null;
+  if (ctx.seat) {
+    connect();
+    toast("That seat link is not valid: you keep your seat.");
+  } else {
+    openJoin("That seat link is not valid. Ask the banker for a new one, or join here.");
   }
 }
 

@@ -56,8 +56,9 @@ export function recentSeats(hours = 12) {
 }
 
 /** A link that hands a seat to this phone (`/r/CODE#token=...`, from the banker's late
- * seat QR code): the token becomes this room's seat, and leaves the address bar (it must
- * not be bookmarked, shared or shown). Returns the seat, or null without one. */
+ * seat QR code): the token leaves the address bar (it must not be bookmarked, shared or
+ * shown). Returns the seat, `linked` (not saved: the room page saves it once the server
+ * has welcomed it, so that a bad link never costs the seat this phone holds), or null. */
 export function seatFromAddress(code, collection = "rooms") {
   const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
   if (!match) return null;
@@ -68,9 +69,7 @@ export function seatFromAddress(code, collection = "rooms") {
   } catch {
     return null;
   }
-  const seat = { token, role: "player", player_id: null, name: "", collection };
-  saveSeat(code, seat);
-  return seat;
+  return { token, role: "player", player_id: null, name: "", collection, linked: true };
 }
 
 export const lastName = () => read(NAME_KEY) || "";

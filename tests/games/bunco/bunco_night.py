@@ -26,12 +26,14 @@ BUNCO = make_game(Settings())
 _HTTP: dict[str, httpx.Client] = {}
 
 
-def http_for(base_url: str) -> httpx.Client:
-    """One keep-alive HTTP client per server (a fresh connection per call costs ~30 ms),
-    closed when the test process exits."""
-    if base_url not in _HTTP:
-        _HTTP[base_url] = httpx.Client(base_url=base_url)
-    return _HTTP[base_url]
+def http_for(base_url: str, source: str | None = None) -> httpx.Client:
+    """One keep-alive HTTP client per server and source address (a fresh connection per
+    call costs ~30 ms), closed when the test process exits."""
+    key = f"{base_url} {source}"
+    if key not in _HTTP:
+        transport = httpx.HTTPTransport(local_address=source) if source else None
+        _HTTP[key] = httpx.Client(base_url=base_url, transport=transport)
+    return _HTTP[key]
 
 
 @atexit.register
@@ -43,15 +45,17 @@ def _close_http() -> None:
 class BuncoNight:
     """A Bunco room made over HTTP: its banker token, its players by name."""
 
-    def __init__(self, base_url: str, **options: Any) -> None:
+    def __init__(self, base_url: str, *, source: str | None = None, **options: Any) -> None:
+        """`source`: the local address every request and socket comes from."""
         self.base_url = base_url
-        response = http_for(base_url).post("/api/rooms", json={"game": "bunco", **options})
+        self.source = source
+        response = http_for(base_url, source).post("/api/rooms", json={"game": "bunco", **options})
         assert response.status_code == 201, response.text
         body = response.json()
         self.code: str = body["code"]
         self.banker_token: str = body["banker_token"]
         self.players: dict[str, tuple[str, str]] = {}  # name -> (player_id, token)
-        self.http = http_for(base_url)
+        self.http = http_for(base_url, source)
         self.prefix = f"/api/rooms/{self.code}"
 
     def join(self, name: str) -> str:
@@ -74,12 +78,13 @@ class BuncoNight:
         """The banker, every player (by id) and a spectator; the n-th socket goes to
         `ws_urls[n % len(ws_urls)]` (banker first, spectator last)."""
         urls = iter(ws_urls[n % len(ws_urls)] for n in range(len(self.players) + 2))
-        banker = await Client.connect(next(urls), self.code, self.banker_token)
+        source = self.source
+        banker = await Client.connect(next(urls), self.code, self.banker_token, source=source)
         players = {
-            pid: await Client.connect(next(urls), self.code, token)
+            pid: await Client.connect(next(urls), self.code, token, source=source)
             for pid, token in self.players.values()
         }
-        spectator = await Client.connect(next(urls), self.code)
+        spectator = await Client.connect(next(urls), self.code, source=source)
         for client in (banker, *players.values(), spectator):
             await client.wait_for(lambda m: m["type"] == "welcome")
         return banker, players, spectator

@@ -4,6 +4,7 @@ replay, and the issue's six-player tournament computed by hand."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pydantic
@@ -17,6 +18,7 @@ from app.games.tournament.rules import (
     Next,
     Reroll,
     Score,
+    Spawned,
     TableStatus,
     TournamentRules,
     draw_code,
@@ -68,8 +70,26 @@ class Tourney:
             self.send(player(pid), Join("join", pid, NAMES.get(pid, pid)))
 
     def next(self, *codes: str, tables: list[list[str]] | None = None) -> Event:
+        """`next`, then the server's word that each table room is made (as drawn)."""
         self.chance.add_codes(*codes)
-        return self.send(ORGANISER, Next("next", tables))
+        event = self.send(ORGANISER, Next("next", tables))
+        for table in event.data["tables"]:
+            effect = f"{event.data['game']}-{table['table']}"
+            self.send(SYSTEM, Spawned(effect, table["code"]))
+        return event
+
+    def score(self) -> Event:
+        """`score`, then each table room's word that it is locked (its totals final)."""
+        event = self.send(ORGANISER, Score("score"))
+        for table in self.state.tables:
+            if not table.locked:
+                self.lock(table.table)
+        return event
+
+    def lock(self, number: int) -> Event:
+        table = self.state.tables[number - 1]
+        report = TableStatus("report", table.code, "finished", dict(table.totals or {}))
+        return self.send(SYSTEM, replace(report, table=number, locked=True))
 
     def table(self, number: int, status: str, totals: dict[str, int] | None = None) -> Event:
         code = self.state.tables[number - 1].code
@@ -107,7 +127,7 @@ def rerolling(**options: Any) -> Tourney:
     tourney = lobby("a", "b", "c", "d", **options)
     tourney.next("KQF2")
     tourney.play({"a": 300, "b": 200, "c": 200, "d": 50})
-    tourney.send(ORGANISER, Score("score"))
+    tourney.score()
     return tourney
 
 
@@ -115,7 +135,7 @@ def finished() -> Tourney:
     tourney = lobby("a", "b", games=1)
     tourney.next("KQF2")
     tourney.play({"a": 10, "b": 5})
-    tourney.send(ORGANISER, Score("score"))
+    tourney.score()
     return tourney
 
 
@@ -198,7 +218,7 @@ def test_a_game_may_ask_for_shorter_names() -> None:
 def test_joins_are_refused_while_a_game_is_played_and_welcome_between_games() -> None:
     tourney = scoring()
     tourney.refuse(player("x"), Join("join", "x", "Xi"), "not_in_lobby")
-    tourney.send(ORGANISER, Score("score"))
+    tourney.score()
     assert tourney.state.status == "between"
     tourney.join("d")
     assert RULES.player_ids(tourney.state) == ["a", "b", "c", "d"]
@@ -232,10 +252,10 @@ def test_kick_errors_come_in_the_contract_s_order() -> None:
 
 def test_next_seats_every_player_in_join_order_at_one_new_bank_room() -> None:
     tourney = lobby("a", "b", games=2, rounds=3, roll_entry="virtual")
-    event = tourney.next("KQF2")
-    assert event == Event(
-        "next", {"game": 1, "tables": [{"table": 1, "code": "KQF2", "players": ["a", "b"]}]}
-    )
+    tourney.chance.add_codes("KQF2")
+    event = tourney.send(ORGANISER, Next("next"))
+    table = {"table": 1, "code": "KQF2", "players": ["a", "b"], "made": False}
+    assert event == Event("next", {"game": 1, "tables": [table]})
     assert event.effects == (
         Effect(
             "create_room",
@@ -253,10 +273,45 @@ def test_next_seats_every_player_in_join_order_at_one_new_bank_room() -> None:
         ),
     )
     view = tourney.view()
-    assert (view["status"], view["current"]) == ("playing", 1)
-    assert view["tables"] == [
+    assert (view["status"], view["current"], view["tables"]) == ("playing", 1, [])  # not made
+    tourney.send(SYSTEM, Spawned("1-1", "KQF2"))
+    assert tourney.view()["tables"] == [
         {"table": 1, "code": "KQF2", "players": ["a", "b"], "status": "lobby"}
     ]
+    assert tourney.replayed_view() == tourney.view()
+
+
+def test_a_table_is_named_only_once_its_room_is_made_under_whatever_code() -> None:
+    tourney = lobby("a", "b", "c")
+    tourney.chance.add_codes("KQF2", "M3NP")
+    tourney.send(ORGANISER, Next("next", [["a", "b"], ["c"]]))
+    made = tourney.send(SYSTEM, Spawned("1-2", "W7XY"))  # its drawn code was a live room's
+    assert made == Event("table_code", {"table": 2, "code": "W7XY"})
+    assert [(t["table"], t["code"]) for t in tourney.view()["tables"]] == [(2, "W7XY")]
+    tourney.send(SYSTEM, Spawned("1-1", "KQF2"))
+    assert [t["code"] for t in tourney.view()["tables"]] == ["KQF2", "W7XY"]
+    tourney.refuse(SYSTEM, Spawned("1-1", "KQF2"), "nothing_to_change")  # told twice
+    tourney.refuse(SYSTEM, Spawned("2-1", "KQF2"), "stale_table")
+    tourney.refuse(ORGANISER, Spawned("1-1", "ZZZZ"), "not_allowed")
+    assert tourney.replayed_view() == tourney.view()
+
+
+def test_a_next_logged_before_tables_waited_for_their_rooms_replays_them_named() -> None:
+    rules = TournamentRules()
+    state = rules.create({"games": 1})
+    for seq, event in enumerate(
+        (
+            Event("join", {"player_id": "a", "name": "Ann"}),
+            Event("next", {"game": 1, "tables": [{"table": 1, "code": "KQF2", "players": ["a"]}]}),
+            Event("table", {"table": 1, "code": "KQF2", "status": "finished", "totals": {"a": 9}}),
+            Event("score", {"game": 1, "totals": {"a": 9}}),
+        ),
+        start=2,
+    ):
+        state = rules.evolve(state, event, seq)
+    view = rules.view(state, lambda _: False)
+    assert [t["code"] for t in view["tables"]] == ["KQF2"]
+    assert (view["status"], view["results"][0]["totals"]) == ("finished", {"a": 9})
 
 
 def test_next_with_a_seating_makes_one_room_per_table_and_the_unlisted_sit_out() -> None:
@@ -331,7 +386,8 @@ def test_the_tournament_follows_its_tables_status_and_an_undo_reopens_scoring() 
     tourney.refuse(ORGANISER, Score("score"), "not_finished")
     tourney.table(2, "finished", {"c": 4})
     assert tourney.view()["status"] == "scoring"
-    assert tourney.send(ORGANISER, Score("score")).data["totals"] == {"a": 5, "b": 7, "c": 4}
+    tourney.score()
+    assert tourney.view()["results"][0]["totals"] == {"a": 5, "b": 7, "c": 4}
 
 
 def test_only_the_system_reports_a_table() -> None:
@@ -364,20 +420,76 @@ def test_a_report_of_another_table_or_after_scoring_is_stale() -> None:
     tourney.refuse(SYSTEM, TableStatus("report", "KQF2", "playing", None, 2), "stale_table")
     tourney.refuse(SYSTEM, TableStatus("report", "M3NP", "playing", None, 1), "stale_table")
     tourney.play({"a": 3})
-    tourney.send(ORGANISER, Score("score"))
+    tourney.score()
     tourney.refuse(SYSTEM, TableStatus("report", "KQF2", "playing", None, 1), "stale_table")
 
 
 # -- score ---------------------------------------------------------------------------
 
 
-def test_score_takes_the_totals_and_locks_the_table_rooms() -> None:
+def test_an_undo_that_beats_the_lock_keeps_the_game_playing_and_its_new_totals_count() -> None:
+    tourney = lobby("a", "b", "c")
+    tourney.next("KQF2", "M3NP", tables=[["a", "b"], ["c"]])
+    tourney.play({"a": 5, "b": 7}, {"c": 9})
+    score = tourney.send(ORGANISER, Score("score"))
+    assert [e.data["code"] for e in score.effects] == ["KQF2", "M3NP"]
+    tourney.lock(1)  # table 1 locked; table 2's undo came first there and reopened it
+    assert tourney.view()["status"] == "scoring"
+    tourney.table(2, "playing")
+    view = tourney.view()
+    assert (view["status"], view["results"]) == ("playing", [])
+    tourney.table(2, "finished", {"c": 4})
+    assert tourney.view()["status"] == "scoring"
+    again = tourney.send(ORGANISER, Score("score"))  # only the table still open is told
+    assert [e.data["code"] for e in again.effects] == ["M3NP"]
+    assert tourney.view()["status"] == "scoring"
+    tourney.lock(2)
+    view = tourney.view()
+    assert (view["status"], view["results"][0]["totals"]) == ("between", {"a": 5, "b": 7, "c": 4})
+    assert tourney.replayed_view() == view
+
+
+def test_a_lock_confirmed_before_score_is_enough_and_only_a_finished_table_locks() -> None:
+    tourney = scoring()
+    tourney.lock(1)  # a score whose other table reopened left this one locked
+    assert tourney.view()["status"] == "scoring"
+    event = tourney.send(ORGANISER, Score("score"))
+    assert event.effects == ()
+    assert tourney.view()["status"] == "between"
+    playing = lobby("a")
+    playing.next("KQF2")
+    report = TableStatus("report", "KQF2", "playing", None, 1, locked=True)
+    playing.refuse(SYSTEM, report, "bad_message")
+
+
+def test_score_locks_the_table_rooms_and_takes_the_totals_once_they_are_locked() -> None:
     tourney = scoring()
     event = tourney.send(ORGANISER, Score("score"))
-    assert event == Event("score", {"game": 1, "totals": {"a": 300, "b": 200, "c": 100}})
+    assert event == Event("score", {"game": 1})
+    totals = {"a": 300, "b": 200, "c": 100}
+    gone = {"type": "report", "code": "KQF2", "status": "finished", "totals": totals}
     assert event.effects == (
-        Effect("tell", "lock-1-1", {"code": "KQF2", "command": {"type": "lock"}}),
+        Effect(
+            "tell",
+            "lock-1-1",
+            {
+                "code": "KQF2",
+                "command": {"type": "lock"},
+                "if_gone": {**gone, "table": 1, "locked": True},  # a freed room's word
+            },
+        ),
     )
+    waiting = tourney.view()
+    assert (waiting["status"], waiting["results"]) == ("scoring", [])  # the lock is not in
+    locked = tourney.lock(1)
+    assert locked.data == {
+        "table": 1,
+        "code": "KQF2",
+        "status": "finished",
+        "totals": {"a": 300, "b": 200, "c": 100},
+        "locked": True,
+    }
+    assert tourney.replayed_view() == tourney.view()
     view = tourney.view()
     assert view["status"] == "between"
     assert view["results"] == [
@@ -516,7 +628,7 @@ def test_a_tied_reroll_is_replaced_by_a_new_group_of_just_those_players() -> Non
     tourney = lobby("a", "b", "c", "d")
     tourney.next("KQF2")
     tourney.play({"a": 1, "b": 1, "c": 1, "d": 0})
-    tourney.send(ORGANISER, Score("score"))
+    tourney.score()
     for pid, dice in (("a", [2, 2]), ("b", [6, 6]), ("c", [3, 1])):
         tourney.send(ORGANISER, Reroll("reroll", pid, dice))
     assert tourney.view()["reroll"] == {
@@ -555,7 +667,9 @@ def test_wire_dice_that_are_not_integers_are_refused(wire: str) -> None:
 def test_replaying_the_events_rebuilds_the_same_view() -> None:
     tourney = six_player_tournament()
     assert tourney.replayed_view() == tourney.view()
-    assert [e.type for e in tourney.events].count("table") == 12
+    tables = [e for e in tourney.events if e.type == "table"]
+    assert len([e for e in tables if not e.data.get("locked")]) == 12
+    assert len([e for e in tables if e.data.get("locked")]) == 5  # one per table scored
 
 
 # -- the issue's six players, by hand ------------------------------------------------------
@@ -568,7 +682,7 @@ def six_player_tournament() -> Tourney:
     t = lobby("a", "b", "c", "d", "e", roll_entry="roller")
     t.next("RUN2")
     t.play({"a": 900, "b": 700, "c": 700, "d": 500, "e": 300})
-    t.send(ORGANISER, Score("score"))
+    t.score()
     t.send(player("b"), Reroll("reroll", None, [3, 4]))
     t.send(ORGANISER, Reroll("reroll", "c", [5, 2]))
     assert t.view()["reroll"] == {
@@ -581,13 +695,13 @@ def six_player_tournament() -> Tourney:
     t.play({"a": 1200, "b": 400, "c": 900}, {"d": 600, "e": 0, "f": 999})
     t.table(2, "playing")
     t.table(2, "finished", {"d": 600, "e": 0, "f": 250})
-    t.send(ORGANISER, Score("score"))
+    t.score()
     t.next("THR3", tables=[["a", "b", "c", "d", "f"]])
     t.play({"a": 1000, "b": 200, "c": 150, "d": 800, "f": 700})
-    t.send(ORGANISER, Score("score"))
+    t.score()
     t.next("FR4A")
     t.play({"a": 2000, "b": 1500, "c": 900, "d": 50, "e": 1400, "f": 1000})
-    t.send(ORGANISER, Score("score"))
+    t.score()
     return t
 
 

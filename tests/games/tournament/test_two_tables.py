@@ -80,7 +80,13 @@ async def play_two_tables(
 
 
 async def test_sixteen_players_at_two_tables_are_ranked_together(server: ServerProcess) -> None:
-    tourney = Tourney(server.base_url, server.ws_url, games=2, rounds=ROUNDS, roll_entry="banker")
+    await sixteen_players(server.base_url, server.ws_url)
+
+
+async def sixteen_players(base_url: str, ws_url: str) -> None:
+    """The whole tournament: HTTP at `base_url`, every socket at `ws_url` (the same
+    process, or another one sharing its Redis: tests/cluster/test_spawned_rooms.py)."""
+    tourney = Tourney(base_url, ws_url, games=2, rounds=ROUNDS, roll_entry="banker")
     for name in NAMES:
         tourney.join(name)
     organiser = await tourney.open()
@@ -127,5 +133,5 @@ async def test_sixteen_players_at_two_tables_are_ranked_together(server: ServerP
     ]
     assert final["winners"] == [ids["P01"]]
     for seat in seats:
-        assert_room_replays(server.base_url, seat.code)
+        assert_room_replays(base_url, seat.code)
     assert_log_replays(TournamentRules(), tourney.log(), tourney.state())
