@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts.screenshots import TV, Shots, run  # noqa: E402
+from tests.e2e.test_bunco_night import SlowLink  # noqa: E402
 from tests.games.bunco.bunco_night import BuncoNight  # noqa: E402
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -91,14 +93,19 @@ def play(shots: Shots) -> None:
     expect(laptop.locator("#view-host")).to_be_visible()
     shots.take(laptop, "bunco-host-desktop")
 
-    low0.context.set_offline(True)
-    expect(low0.locator("#conn")).not_to_have_text("● Live")
+    link = SlowLink()  # low0's roll is on its way while High rings the bell
+    low0.route_web_socket(re.compile(r"/ws/rooms/"), link.route)
+    low0.clock.install()
+    low0.reload()
+    expect(low0.locator("#conn")).to_have_text("● Live")
+    low0.clock.pause_at(time.time() + 0.5)
+    link.holding = True
     pad(low0, (2, 3, 4))
     high0.get_by_role("button", name="Die 1", exact=True).click()
     high0.get_by_role("button", name=re.compile(r"^Roll 1 · 1 · 1$")).click()
     expect(high0.locator("#b-next")).to_contain_text("Go to the Low table")
     expect(high1.locator("#b-next")).to_be_visible()
-    low0.context.set_offline(False)
+    link.release()
     expect(low0.locator("#b-banner")).to_have_text("Too late: the bell rang")
     shots.take(high0, "bunco-phone-bell")
     shots.take(low0, "bunco-phone-too-late")

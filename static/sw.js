@@ -17,6 +17,7 @@ const SHELL = [
   "/static/css/room.css",
   "/static/css/watch.css",
   "/static/css/handover.css",
+  "/static/js/shell/announce.js",
   "/static/js/shell/api.js",
   "/static/js/shell/chrome.js",
   "/static/js/shell/die.js",

@@ -93,7 +93,8 @@ class UndoPolicy:
     """Who may undo, which events an undo takes back, and what to say when none is left.
 
     An undo never reaches back past an event of `barriers` (a tournament table
-    room's `lock`): it is refused with the code and message of `barred`."""
+    room's `lock`): it is refused with the code and message of `barred`. Events of
+    `keeps` made after the undone one stay (a late seat is not a move of the game)."""
 
     roles: frozenset[str]
     events: frozenset[str]
@@ -101,6 +102,7 @@ class UndoPolicy:
     not_allowed: str
     barriers: frozenset[str] = frozenset()
     barred: tuple[str, str] = ("game_over", "This game is closed: it can no longer change.")
+    keeps: frozenset[str] = frozenset()
 
 
 Connected = Callable[[str], bool]

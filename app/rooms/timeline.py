@@ -44,9 +44,13 @@ class Timeline(Generic[S]):
         return None
 
     def undo(self, undone_seq: int) -> None:
-        """Drop the event `undone_seq` and all after it, and rebuild the state."""
+        """Drop the event `undone_seq` and all after it but those the policy keeps, and
+        rebuild the state."""
         index = next(i for i, (seq, _) in enumerate(self.effective) if seq == undone_seq)
-        kept = self.effective[:index]
+        keeps = self.rules.undo.keeps
+        kept = self.effective[:index] + [
+            e for e in self.effective[index + 1 :] if e[1].type in keeps
+        ]
         self.state = self.rules.create(self.options)
         self.effective = []
         for seq, event in kept:

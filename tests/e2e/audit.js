@@ -22,6 +22,7 @@
   };
   const luminance = (c) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
   const visible = (el) => {
+    if (el.closest(".sr-only")) return false; // for screen readers only: 1 px, off the edge by design
     const rect = el.getBoundingClientRect();
     if (rect.width === 0 || rect.height === 0) return false;
     for (let n = el; n; n = n.parentElement) {

@@ -5,6 +5,7 @@ installable shell, and stale links; every new view through the in-page audit."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import httpx
@@ -21,7 +22,9 @@ from tests.e2e.people import (
     roll,
     roll_total,
 )
+from tests.e2e.test_bunco_night import SlowLink
 from tests.e2e.test_phone import audit
+from tests.e2e.test_stale import until
 
 pytestmark = pytest.mark.e2e
 
@@ -247,8 +250,9 @@ def test_a_tv_opened_mid_round_draws_the_round_and_keeps_how_it_ended(table: Tab
     late = table.open(f"/watch/{code}", viewport=TV)
     expect(late.locator("#tv-ended")).to_have_text(ended)
     expect(late.get_by_role("img", name=re.compile("^BANK growth"))).to_have_attribute(
-        "aria-label", re.compile("after roll 3: 27$")
+        "aria-label", re.compile("after roll 3: 27, then a 7 at roll 4$")
     )
+    expect(late.locator("#tv-chart .seven")).to_have_count(1)  # the ending 7 is plotted
     expect(late.locator("#tv-last")).to_have_text(re.compile("rolled 7$"))
     audit(late, "a TV opened between rounds")
     roll_total(banker, 4)
@@ -263,20 +267,29 @@ def test_a_bank_after_a_seven_reads_too_late(table: Table) -> None:
     _code, banker, (ann, _bob) = start(table, "Ann", "Bob")
     for total in (8, 9, 10):
         roll_total(banker, total)
+    link = SlowLink("bank")  # Ann's BANK is on its way while the banker enters a 7
+    ann.route_web_socket(re.compile(r"/ws/rooms/"), link.route)
+    ann.clock.install()  # the phone's timers wait for the test: its BANK is not given up
+    ann.reload()
     expect_bank(ann, "27")
-    ann.context.set_offline(True)
-    bank(ann)  # the 7 reaches the server first
-    roll_total(banker, 7)
-    badge = ann.locator("#conn")
-    expect(badge).to_contain_text("(try", timeout=5_000)
-    box = badge.bounding_box()
-    assert box and box["x"] + box["width"] <= PHONE["width"] - 44  # the sound toggle is after it
+    ann.clock.pause_at(time.time() + 0.5)
+    link.holding = True
+    bank(ann)
+    until(lambda: link.held, ann)
+    roll_total(banker, 7)  # the 7 reaches the server first
     expect(banker.locator("#round-info")).to_have_text("Round 2 of 20")
-    ann.context.set_offline(False)
+    link.release()
     expect(ann.get_by_role("alert").filter(has_text="Too late")).to_have_text(
         "Too late — the 7 came first."
     )
     expect(ann.locator("#banner")).to_contain_text("Too late — the 7 came first")
+
+    ann.context.set_offline(True)  # a long outage: the badge says so and stays in the bar
+    badge = ann.locator("#conn")
+    ann.clock.run_for(20_000)
+    expect(badge).to_contain_text("(try", timeout=5_000)
+    box = badge.bounding_box()
+    assert box and box["x"] + box["width"] <= PHONE["width"] - 44  # the sound toggle is after it
 
 
 def test_the_rounds_picker_shows_3_and_one_choice_wins(table: Table) -> None:

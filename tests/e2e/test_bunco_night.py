@@ -4,26 +4,58 @@ Twelve players join over HTTP; each phone opens its own seat (the token saved in
 localStorage, as the join form would have done). The dice are entered by the rollers on
 their phones' three-dice pads (roll_entry "roller"), so every roll is scripted and the
 test is deterministic: the Middle and Low tables' first rollers score a point, the Low
-table's roller loses its Wi-Fi and taps a roll, the High table's first roller throws a
-Bunco (the bell), and the Low phone's roll arrives late when it is back online.
+table's roller taps a roll on a slow link, the High table's first roller throws a
+Bunco (the bell), and the Low phone's roll arrives after it: "Too late".
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e.conftest import PHONE, TV, Table
 from tests.e2e.test_phone import audit
+from tests.e2e.test_stale import until
 from tests.games.bunco.bunco_night import BuncoNight
 
 pytestmark = pytest.mark.e2e
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
+
+
+class SlowLink:
+    """A phone's socket whose commands of one type (rolls) can be held on the way to the
+    server, then let go."""
+
+    def __init__(self, kind: str = "roll") -> None:
+        self.kind = kind
+        self.holding = False
+        self.held: list[str | bytes] = []
+        self.server: WebSocketRoute | None = None
+
+    def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        self.server = server
+
+        def upstream(message: str | bytes) -> None:
+            if self.holding and json.loads(message).get("type") == self.kind:
+                self.held.append(message)
+            else:
+                server.send(message)
+
+        ws.on_message(upstream)
+        server.on_message(ws.send)
+
+    def release(self) -> None:
+        self.holding = False
+        assert self.server is not None
+        while self.held:
+            self.server.send(self.held.pop(0))
 
 
 def open_seat(
@@ -131,13 +163,19 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
     expect(tv.locator("#tv-tables")).to_contain_text("+1")
     expect(first["High"].locator("#b-strip")).to_contain_text("Middle 1–0")
 
-    # Low's roller loses its Wi-Fi and taps its next roll, which waits to be sent.
+    # Low's roller is on a slow link: its next roll is on its way (held here) while...
     low_phone = first["Low"]
-    low_phone.context.set_offline(True)
-    expect(low_phone.locator("#conn")).not_to_have_text("● Live")
+    link = SlowLink()
+    low_phone.route_web_socket(re.compile(r"/ws/rooms/"), link.route)
+    low_phone.clock.install()  # the phone's timers wait for the test: its roll is not given up
+    low_phone.reload()
+    expect(low_phone.locator("#conn")).to_have_text("● Live")
+    low_phone.clock.pause_at(time.time() + 0.5)
+    link.holding = True
     roll_on_pad(low_phone, (2, 3, 4))
+    until(lambda: link.held, low_phone)
 
-    # The High table's first roller throws three 1s: a Bunco, 21, the bell.
+    # ...the High table's first roller throws three 1s: a Bunco, 21, the bell.
     roll_on_pad(first["High"], (1, 1, 1))
     expect(tv.locator("#tv-event")).to_contain_text("The bell!")
     state = night.state()
@@ -161,9 +199,10 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
         "data-kind", "bell"
     )
 
-    # Back online, the Low phone's roll reaches the server after the bell.
-    low_phone.context.set_offline(False)
+    # The Low phone's roll reaches the server after the bell.
+    link.release()
     expect(low_phone.locator("#b-banner")).to_have_text("Too late: the bell rang")
+    expect(low_phone.locator("#say-now")).to_have_text("Too late: the bell rang")
     expect(low_phone.locator("#toast")).to_be_hidden()  # one clear message, not two
     expect(low_phone.locator("#b-next")).to_have_text(movement(state, low["seats"][0]))
     assert night.state()["seq"] == state["seq"], "the late roll changed nothing"
@@ -182,6 +221,9 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
         re.compile(r"^↶ Undo .*'s 1 · 1 · 1 at the High table")
     )
     expect(tv.locator("#tv-moves")).to_contain_text("won at High: go to Low")
+    scores = "Round 1 ended: High 21–0 · Middle 1–0 · Low 1–0"  # shown until round 2 starts
+    for page, where in ((low_phone, "#b-scores"), (host, "#h-scores"), (tv, "#tv-scores")):
+        expect(page.locator(where)).to_have_text(scores)
     expect(tv.locator("#tv-leader li").first).to_contain_text("1 win")
     audit(phones[name_of[winners_high[0]]], "phone at the bell")
     audit(low_phone, "phone, too late")
@@ -192,5 +234,6 @@ def test_twelve_phones_play_a_round_to_the_bell_and_read_where_to_sit_next(table
     ringer = phones[name_of[state["tables"][0]["seats"][0]]]
     ringer.get_by_role("button", name="♫ RING: start round 2").click()
     for phone in phones.values():
-        expect(phone.locator("#b-phase")).to_have_text("▶ Round live: roll!")
+        expect(phone.locator("#b-phase")).to_have_text("▶ Round live: roll for 2s!")
+        expect(phone.locator("#b-scores")).to_be_hidden()
     expect(low_phone.locator("#b-banner")).to_be_hidden()

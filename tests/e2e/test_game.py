@@ -145,7 +145,8 @@ def test_banker_and_three_phones_play_a_three_round_game(table: Table) -> None:
             [re.compile(r"^Cy"), re.compile(r"^Ann"), re.compile(r"^Dee"), re.compile(r"^Bob")]
         )
     expect(cy.locator("#final-me")).to_have_text("You won with 137!")
-    expect(ann.locator("#final-me")).to_have_text("You finished 2nd with 86.")
+    expect(ann.locator("#final-me")).to_have_text("You tied for 2nd with 86.")  # with Dee
+    expect(ann.locator("#final-board .row", has_text="Dee")).to_contain_text("tied for 2nd")
     expect(bob.locator("#final-me")).to_have_text("You finished 4th with 52.")
     expect(ann.locator("#final-board .score")).to_have_text(["137", "86", "86", "52"])
 

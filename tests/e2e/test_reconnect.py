@@ -91,14 +91,51 @@ def test_a_dropped_socket_says_reconnecting_and_comes_back_with_the_seat(table: 
 
     cable.cut()
     expect(ann.locator("#conn")).to_contain_text("Reconnecting…")
-    bank(ann)  # tapped while the phone is offline: sent (once) when it is back
-    expect(ann.locator("#bank-btn")).to_have_text("Banking… (reconnecting)")
+    bank(ann)  # tapped while the phone is offline: not sent, now or later
+    expect(ann.locator("#tap-note")).to_contain_text("Not sent: you were offline.")
     expect(banker.locator(".row", has_text="Ann")).not_to_contain_text("banked")
 
     cable.up = True
     expect(ann.locator("#conn")).to_have_text("● Live", timeout=15_000)
+    expect(banker.locator(".row", has_text="Ann")).not_to_contain_text("banked")
+    bank(ann)  # tapped again, live
     expect(ann.locator("#bank-btn")).to_have_text("✓ You banked 6")
     expect(banker.locator(".row", has_text="Ann")).to_contain_text("✓ banked 6")
     expect(banker.locator(".row", has_text="Ann").locator(".score")).to_have_text("6")
     expect(ann.locator(".row.me .name")).to_have_text("Ann (you)")
     assert seat_of(ann, code)["name"] == "Ann"
+
+
+def feed_of(page: Page) -> list[str]:
+    return page.locator("#feed li").all_inner_texts()
+
+
+def test_a_reconnect_rebuilds_the_feed_as_a_reload_does_and_says_what_was_missed(
+    table: Table,
+) -> None:
+    _code, banker, (ann, bob) = start_a_game(table, "Ann", "Bob")
+    cable = Cable()
+    ann.route_web_socket(re.compile(r"/ws/rooms/"), cable.route)
+    ann.reload()
+    roll(banker, 4, 5)
+    expect_bank(ann, "9")
+
+    cable.cut()
+    expect(ann.locator("#conn")).to_contain_text("Reconnecting…")
+    roll(banker, 2, 2)  # 9 + 4
+    roll(banker, 6, 5)  # + 11
+    bank(bob)
+    roll(banker, 1, 2)  # + 3
+    expect_bank(banker, "27")
+
+    cable.up = True
+    expect(ann.locator("#conn")).to_have_text("● Live", timeout=15_000)
+    expect_bank(ann, "27")
+    expect(ann.locator("#toast")).to_have_text("You're back: you missed 3 rolls.")
+    expect(ann.locator("#say-log")).to_contain_text("You're back: you missed 3 rolls.")
+    after_reconnect = feed_of(ann)
+    assert "Bob banked 24." in after_reconnect
+    ann.reload()
+    expect_bank(ann, "27")
+    expect(ann.locator("#feed li")).to_have_count(len(after_reconnect))
+    assert feed_of(ann) == after_reconnect

@@ -1,6 +1,6 @@
 """A phone whose network goes away says so within 3 s: not "● Live", and a BANK total
-marked as not current; when the network is back it catches up, and a BANK tapped
-meanwhile is applied once."""
+marked as not current; when the network is back it catches up. A BANK tapped meanwhile
+is never sent later (the phone says "Not sent" and the player taps again)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from tests.e2e.test_reconnect import start_a_game
 pytestmark = pytest.mark.e2e
 
 NOTICE_MS = 3_000  # the brief: a dead link is noticed within about 3 s
+NOT_SENT_BANK = "Not sent: you were offline. Tap BANK again if you still want to bank."
 
 
 def expect_stale(phone: Page) -> None:
@@ -67,16 +68,21 @@ def test_an_offline_phone_is_stale_at_once_and_catches_up_when_online(table: Tab
     roll(banker, 2, 3)  # the BANK moves on while Ann cannot see it
     expect_bank(banker, "11")
     expect_bank(ann, "6")
-    bank(ann)  # tapped while offline: queued with its id
-    expect(ann.locator("#bank-btn")).to_have_text("Banking… (reconnecting)")
+    bank(ann)  # tapped while offline: not sent, and the phone says so at once
+    expect(ann.locator("#tap-note")).to_have_text(NOT_SENT_BANK)
+    expect(ann.locator("#bank-btn")).to_have_text("BANK 6")  # there to tap again
+    expect(ann.locator("#bank-btn")).to_be_focused()
     expect(ann.locator("#conn")).to_contain_text("(try", timeout=5_000)
     fits_the_screen(ann)
     audit(ann, "player offline")  # the greyed BANK and its note still meet WCAG AA contrast
-    assert banks_by(table, code, "Ann") == []
 
     context.set_offline(False)
     expect_current(ann, "11")
+    assert banks_by(table, code, "Ann") == []  # never sent later: 11 is not what Ann saw
+    expect(ann.locator("#bank-btn")).to_have_text("BANK 11")
+    bank(ann)  # she still means it: one tap, now
     expect(ann.locator("#bank-btn")).to_have_text("✓ You banked 11")
+    expect(ann.locator("#tap-note")).to_be_hidden()
     expect(banker.locator(".row", has_text="Ann").locator(".score")).to_have_text("11")
     assert [e["data"]["amount"] for e in banks_by(table, code, "Ann")] == [11]  # type: ignore[index]
 

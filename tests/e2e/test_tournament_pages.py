@@ -122,6 +122,7 @@ def test_an_organiser_three_phones_and_a_tv_play_a_game_with_a_live_reroll(
     # first roll (a tie), Cy banks after the second (more: every roll adds 2 or more).
     organiser.get_by_role("link", name="Open table 1 as its banker").click()
     expect(organiser).to_have_url(f"{base}/r/{table_code}")
+    table_tv = table.open(f"/watch/{table_code}", viewport=TV)  # a TV that watched the table
     organiser.get_by_role("button", name="Start the game (3 players)").click()
     organiser.get_by_role("button", name="ROLL for Ann").click()
     bank(phones["Ann"])
@@ -131,13 +132,20 @@ def test_an_organiser_three_phones_and_a_tv_play_a_game_with_a_live_reroll(
     bank(phones["Cy"])
     until(lambda: state()["status"] == "scoring", "every table finished")
 
+    # The table is over: no "Play again" there; every phone, the organiser and the TV go
+    # back to the tournament by themselves, where the places and points are.
+    expect(organiser.locator("#final-wait")).to_have_text(
+        f"Back to tournament {code} in a moment: the places and points are there."
+    )
+    expect(organiser.locator("#again-box")).to_be_hidden()
     for phone in phones.values():
-        phone.get_by_role("link", name=BACK).click()
+        expect(phone).to_have_url(f"{base}/t/{code}")
         expect(phone.locator("#t-line")).to_have_text(
             re.compile(r"You play at table 1 with .*Waiting for the organiser to score game 1\.")
         )
+    expect(table_tv).to_have_url(f"{base}/watch/t/{code}")
     audit(phones["Cy"], "a player waiting for the score (360x640)")
-    organiser.get_by_role("link", name=BACK).click()
+    expect(organiser).to_have_url(f"{base}/t/{code}")
     organiser.get_by_role("button", name="Score game 1").click()
 
     # The tie is rerolled live: the tied phones are asked, everyone sees each roll land.
@@ -192,6 +200,13 @@ def test_an_organiser_three_phones_and_a_tv_play_a_game_with_a_live_reroll(
     audit(phones["Bob"], "player's standings (360x640)")
     audit(tv, "TV standings")
 
+    # The home page's "Watch on a TV" takes a tournament's code to the tournament's TV page.
+    home = table.open("/", viewport=PHONE)
+    home.get_by_label("Room code").fill(code)
+    home.get_by_role("link", name="Watch on a TV instead").click()
+    expect(home).to_have_url(f"{base}/watch/t/{code}")
+    expect(home.locator("#tv-kind")).to_have_text("Tournament")
+
 
 def test_in_banker_mode_the_organiser_enters_each_tied_players_reroll(table: Table) -> None:
     base = table.server.base_url
@@ -205,7 +220,7 @@ def test_in_banker_mode_the_organiser_enters_each_tied_players_reroll(table: Tab
     roll(organiser, 2, 3)
     bank_for(organiser, "Ann")
     bank_for(organiser, "Bob")  # 5 each: a tie for 1st-2nd
-    organiser.get_by_role("link", name=BACK).click()
+    expect(organiser).to_have_url(f"{base}/t/{code}")  # back by itself
     organiser.get_by_role("button", name="Score game 1").click()
 
     expect(organiser.locator("#t-groups")).to_have_text(re.compile("^Tie for 1st–2nd: Ann and Bob"))
@@ -216,13 +231,28 @@ def test_in_banker_mode_the_organiser_enters_each_tied_players_reroll(table: Tab
     organiser.get_by_role("button", name="Ann: second die 5").click()
     organiser.get_by_role("button", name="Enter Ann's roll: 6 + 5").click()
     expect(organiser.locator("#t-groups")).to_contain_text("Ann rolled 6 + 5 = 11")
+    organiser.get_by_role("button", name="Bob: first die 5").click()
+    organiser.get_by_role("button", name="Bob: second die 6").click()
+    organiser.get_by_role("button", name="Enter Bob's roll: 5 + 6").click()
+    again = organiser.locator("#t-again")  # 11 and 11: the reroll ties again, and says so
+    expect(again).to_have_text("Tied again! Ann and Bob roll again for 1st–2nd.")
+    expect(organiser.locator("#say-now")).to_contain_text("Tied again!")
+    organiser.get_by_role("button", name="Ann: first die 6").click()
+    organiser.get_by_role("button", name="Ann: second die 5").click()
+    organiser.get_by_role("button", name="Enter Ann's roll: 6 + 5").click()
+    expect(again).to_be_hidden()
     organiser.get_by_role("button", name="Bob: first die 1").click()
     organiser.get_by_role("button", name="Bob: second die 2").click()
     organiser.get_by_role("button", name="Enter Bob's roll: 1 + 2").click()
 
     expect(organiser.locator("#t-winner")).to_have_text("★ Ann wins the tournament!")
     expect(organiser.locator("#t-feed li")).to_have_text(
-        ["Bob rolled 1 + 2 = 3", "Ann rolled 6 + 5 = 11"]
+        [
+            "Bob rolled 1 + 2 = 3",
+            "Ann rolled 6 + 5 = 11",
+            "Bob rolled 5 + 6 = 11",
+            "Ann rolled 6 + 5 = 11",
+        ]
     )
     state = httpx.get(f"{base}/api/tournaments/{code}").json()["state"]
     ids = {p["name"]: p["id"] for p in state["players"]}

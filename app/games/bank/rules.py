@@ -98,6 +98,7 @@ class BankRules:
         nothing_left="There is no roll to take back.",
         not_allowed="Only the banker can undo.",
         barriers=frozenset({"lock", "play_again"}),
+        keeps=frozenset({"join"}),  # undo never unseats a late player (issue 20)
         barred=(
             "game_over",
             "This game is closed (scored by its tournament, or played again): "

@@ -218,11 +218,11 @@ def after_unbank(
 
 
 def after_join(state: BankState, player_id: str, name: str, phone: bool, seq: int) -> BankState:
-    """A seat in the lobby, or a late one (at the end of the table, in the current round)."""
+    """A seat in the lobby, or a late one (at the end of the table, in the current round).
+    An undo keeps a late seat (`BankRules.undo.keeps`), so it is not noted in `since_roll`."""
     late = state.status == "playing"
     player = Player(player_id, name, has_phone=phone, waiting=late and state.roll_count > 0)
-    since = noted(state, Change("join", seq, player_id, name=name)) if late else state.since_roll
-    return replace(state, players=(*state.players, player), since_roll=since)
+    return replace(state, players=(*state.players, player))
 
 
 def end_round(

@@ -2,6 +2,10 @@
 
 import { h, setText } from "./dom.js";
 
+/** A tournament's table that finished: its result stays this long, then every phone and
+ * TV goes back to the tournament's page by itself. */
+export const BACK_AFTER_MS = 3000;
+
 const PHASE_TEXT = {
   connecting: "Connecting…",
   live: "● Live",

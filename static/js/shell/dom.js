@@ -31,6 +31,9 @@ export function show(el, visible) {
 
 export const points = (n) => Number(n).toLocaleString("en-US");
 
+/** "1 round", "3 rounds" (`many` for irregular plurals). */
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** "1st", "2nd", "3rd", "4th"... */
 export function ordinal(n) {
   const tens = n % 100;
@@ -55,4 +58,27 @@ export async function busy(button, text, work) {
     button.disabled = false;
     setText(button, label);
   }
+}
+
+/** A name field says its limit while typing (and when a paste is cut), not afterwards:
+ * "3 characters left", "24 characters: the most a name can have". */
+export function nameLimit(input) {
+  const max = input.maxLength;
+  const note = h("p", { class: "limit-note small", id: `${input.id}-limit`, "aria-live": "polite" });
+  (input.closest(".inline") ?? input).after(note); // under a field that shares its row
+  input.setAttribute("aria-describedby", note.id);
+  let cut = false;
+  input.addEventListener("paste", (event) => {
+    const pasted = event.clipboardData?.getData("text") ?? "";
+    cut = input.value.length - (input.selectionEnd - input.selectionStart) + pasted.length > max;
+  });
+  input.addEventListener("input", () => {
+    const left = max - input.value.length;
+    let text = "";
+    if (cut) text = `Cut to ${max} characters: the most a name can have.`;
+    else if (left <= 0) text = `${max} characters: the most a name can have.`;
+    else if (left <= 5) text = `${left} ${left === 1 ? "character" : "characters"} left.`;
+    cut = false;
+    setText(note, text);
+  });
 }

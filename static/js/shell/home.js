@@ -1,8 +1,8 @@
 // The home page, for every game: join by code (most people; one box for every game),
 // or pick a game and create one (its create form is the game's create.js, docs/ui.md).
 
-import { joinRoom, listGames, normaliseCode, phonePath, roomState } from "./api.js";
-import { $, busy, h, setText } from "./dom.js";
+import { joinRoom, listGames, normaliseCode, phonePath, roomState, tvPath } from "./api.js";
+import { $, busy, h, nameLimit, setText } from "./dom.js";
 import { JOIN_ERRORS } from "./joinview.js";
 import { forgetSeat, lastName, loadSeat, recentSeats, rememberName, saveSeat } from "./store.js";
 
@@ -13,6 +13,7 @@ const HOST = { banker: "as the banker", organiser: "as the organiser" };
 const joinForm = $("#join-form");
 const codeInput = $("#code");
 const nameInput = $("#name");
+nameLimit(nameInput);
 const joinError = $("#join-error");
 let collections = ["rooms"]; // where a typed code may be, in the order tried
 
@@ -48,13 +49,35 @@ codeInput.addEventListener("input", () => {
   const code = normaliseCode(codeInput.value);
   $("#watch-link").href = code ? `/watch/${code}` : "#";
 });
-$("#watch-link").addEventListener("click", (event) => {
-  if (!normaliseCode(codeInput.value)) {
-    event.preventDefault();
+$("#watch-link").addEventListener("click", async (event) => {
+  event.preventDefault();
+  const code = normaliseCode(codeInput.value);
+  if (!code) {
     setText(joinError, "Type the room code first, then open the TV view.");
     codeInput.focus();
+    return;
+  }
+  try {
+    location.assign(tvPath(code, await whereIs(code))); // a room's TV page, or a tournament's
+  } catch (failure) {
+    setText(joinError, JOIN_ERRORS[failure.code] || failure.message);
   }
 });
+
+/** The collection that has this code (a room or a tournament): ask each in turn. */
+async function whereIs(code) {
+  let failure = null;
+  for (const collection of collections) {
+    try {
+      await roomState(code, collection);
+      return collection;
+    } catch (error) {
+      if (!String(error.code).startsWith("unknown_")) throw error;
+      failure ??= error;
+    }
+  }
+  throw failure;
+}
 
 /** A code names one room of one collection: ask each until one knows it. */
 async function joinAnywhere(code, name) {

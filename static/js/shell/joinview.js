@@ -1,7 +1,7 @@
 // The join form of /r/CODE: one field, one button. This is where the QR code lands.
 
 import { joinRoom, tvPath } from "./api.js";
-import { $, setText, show } from "./dom.js";
+import { $, nameLimit, setText, show } from "./dom.js";
 import { lastName, rememberName, saveSeat } from "./store.js";
 
 export const JOIN_ERRORS = {
@@ -17,6 +17,7 @@ export const JOIN_ERRORS = {
 export function joinView(ctx, onSeat) {
   const form = $("#join-form");
   const input = $("#join-name");
+  nameLimit(input);
   const error = $("#join-error");
   const submit = $("#join-submit");
   setText($("#join-code"), ctx.code);

@@ -4,7 +4,7 @@
 // it is played, what "start" sends) comes from the game's `lobby` export (docs/ui.md).
 
 import { joinLink, joinRoom, phonePath, qrUrl, tvPath } from "./api.js";
-import { $, h, setText, show } from "./dom.js";
+import { $, h, nameLimit, setText, show } from "./dom.js";
 import { isHost } from "./games.js";
 import { JOIN_ERRORS } from "./joinview.js";
 
@@ -29,6 +29,7 @@ export function lobbyView(ctx) {
   const start = $("#start-btn");
   const addForm = $("#add-form");
   const addName = $("#add-name");
+  nameLimit(addName);
   const addError = $("#add-error");
   let wired = false;
   let howtoOf = null;

@@ -3,7 +3,7 @@
 // by the state's `game` (docs/ui.md, "How a game's pages plug in").
 
 import { phonePath, roomState, whereFromPath } from "./api.js";
-import { showConnection, tournamentLink } from "./chrome.js";
+import { BACK_AFTER_MS, showConnection, tournamentLink } from "./chrome.js";
 import { $, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
 import { loadGame, surface } from "./games.js";
@@ -33,9 +33,12 @@ const views = {};
 let game = null; // the mounted game view: {render, stale?, destroy?}
 let queue = Promise.resolve(); // socket events, one at a time, in order, across module loads
 
+const TITLES = { join: (code) => `Join game ${code}`, lobby: (code) => `Lobby · ${code}`, gone: (code) => `Game ${code} not found` };
+
 function showView(name) {
   for (const key of ["join", "lobby", "game", "gone"]) show($(`#view-${key}`), key === name);
   if (name !== "game") document.body.dataset.view = name; // the game names its own views
+  if (name !== "game") document.title = `${TITLES[name](ctx.code || "")} · bankit`; // the game titles its own
 }
 
 function boot() {
@@ -94,7 +97,7 @@ function connect() {
         document.body.dataset.role = you.role;
         rememberRole(you);
         await mount(state.game);
-        render(state);
+        render(state, false, { welcome: true });
       }),
     state: (next) => serial(() => render(next)),
     presence: (connected, message) =>
@@ -139,8 +142,20 @@ function follow(next) {
   location.assign(phonePath(next, ctx.collection));
 }
 
-/** A new state (or, with `presenceOnly`, the same one with other presence). */
-function render(next, presenceOnly = false) {
+/** A tournament's table is over: this phone goes back to the tournament by itself (where
+ * ties are rerolled and places and points shown), if it has a seat there. */
+let leaving = null;
+function backToTournament(tournament) {
+  if (leaving || STAY || !loadSeat(tournament.code)) return;
+  leaving = setTimeout(() => {
+    ctx.socket?.stop();
+    location.assign(phonePath(tournament.code, "tournaments"));
+  }, BACK_AFTER_MS);
+}
+
+/** A new state (or, with `presenceOnly`, the same one with other presence).
+ * `moment.welcome`: the first state of a socket (a reload, or a reconnect). */
+function render(next, presenceOnly = false, moment = {}) {
   if (next.next_game && !STAY && ctx.seat) {
     follow(next.next_game);
     return;
@@ -148,13 +163,13 @@ function render(next, presenceOnly = false) {
   const previous = presenceOnly ? next : ctx.state;
   ctx.state = next;
   tournamentLink($(".topbar"), next.tournament); // a tournament's table room leads back to it
+  if (next.tournament && next.status === "finished") backToTournament(next.tournament);
   if (next.status === "lobby") {
     showView("lobby");
     views.lobby.render(next);
-    document.title = `${ctx.code} · bankit`;
   } else {
     showView("game");
-    game.render(next, previous);
+    game.render(next, previous, moment);
   }
   views.handover.render(next);
   awake.want(next.status !== "finished");
@@ -202,9 +217,10 @@ function gone(text) {
 }
 
 /** Send a command; a refusal becomes a toast in plain words. Resolves the reply.
- * explain(reply) may word a refusal itself (returning null or "": say nothing). */
-async function command(message, explain = null) {
-  const reply = await ctx.socket.send(message);
+ * explain(reply) may word a refusal itself (returning null or "": say nothing);
+ * options go to the socket's send ({prompt: true}: a tap that means "now"). */
+async function command(message, explain = null, options = {}) {
+  const reply = await ctx.socket.send(message, options);
   if (!reply.ok) {
     const text = explain ? explain(reply) : reply.message; // null or "": say nothing
     if (text) toast(text);

@@ -17,6 +17,8 @@ const MAX_DELAY_MS = 8_000;
 const BUSY_DELAY_MS = 3_000; // 1013: the server asked us to come back later
 const COMMAND_TTL_MS = 8_000; // a command not answered by then is reported as not sent
 const RETRY_MS = 1_000; // after `unavailable`
+const PROMPT_MS = 2_500; // a tap-now command (BANK, a roll) unanswered this long is given up
+export const NOT_SENT = "Not sent: you were offline";
 
 export const CLOSE_UNKNOWN_ROOM = 4404;
 export const CLOSE_BAD_TOKEN = 4401;
@@ -164,16 +166,21 @@ export class RoomSocket {
     );
   }
 
-  /** Send a command; resolves {ok, seq} or {ok: false, code, message}. Never rejects. */
-  send(command) {
+  /** Send a command; resolves {ok, seq} or {ok: false, code, message}. Never rejects.
+   * `prompt`: a tap that means "now" (BANK, a roll). It is sent only on a live socket and
+   * never again after a reconnect: not live at the tap, or unanswered within PROMPT_MS,
+   * or its socket lost, it resolves {ok: false, code: "not_sent"} at once, so it is never
+   * applied later in a game that has moved on (the player taps again if they still mean it). */
+  send(command, { prompt = false } = {}) {
     const id = `${this.prefix}-${++this.counter}`;
     const message = JSON.stringify({ ...command, id });
+    if (prompt && !this.live) return Promise.resolve({ ok: false, code: "not_sent", message: NOT_SENT });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve({ ok: false, code: "not_sent", message: "No answer from the server: check the board." });
-      }, COMMAND_TTL_MS);
-      this.pending.set(id, { message, resolve, timer });
+        resolve({ ok: false, code: "not_sent", message: prompt ? NOT_SENT : "No answer from the server: check the board." });
+      }, prompt ? PROMPT_MS : COMMAND_TTL_MS);
+      this.pending.set(id, { message, resolve, timer, prompt });
       if (this.live) this.ws.send(message);
     });
   }
@@ -181,6 +188,16 @@ export class RoomSocket {
   /** After a (re)connect: send again what got no answer; same id, so never applied twice. */
   flush() {
     for (const entry of this.pending.values()) this.ws.send(entry.message);
+  }
+
+  /** The socket went down: a prompt command still unanswered will not be sent again. */
+  abandonPrompt() {
+    for (const [id, entry] of this.pending) {
+      if (!entry.prompt) continue;
+      clearTimeout(entry.timer);
+      this.pending.delete(id);
+      entry.resolve({ ok: false, code: "not_sent", message: NOT_SENT });
+    }
   }
 
   ping() {
@@ -237,6 +254,7 @@ export class RoomSocket {
     if (ws !== this.ws) return;
     this.ws = null;
     this.live = false;
+    this.abandonPrompt();
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
     this.pongTimer = null;

@@ -3,7 +3,7 @@
 // "gone" are the shell's; the rest is the game's TV module (docs/ui.md).
 
 import { joinLink, qrUrl, tvPath, whereFromPath } from "./api.js";
-import { showConnection } from "./chrome.js";
+import { BACK_AFTER_MS, showConnection } from "./chrome.js";
 import { $, h, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
 import { loadGame, surface } from "./games.js";
@@ -15,6 +15,7 @@ const STAY = new URLSearchParams(location.search).has("stay"); // a finished gam
 let socket = null;
 let game = null; // the mounted game view: {render, stale?, destroy?}
 let queue = Promise.resolve();
+let leaving = null; // the timer that takes the TV back to a tournament
 
 function showSection(name) {
   for (const key of ["lobby", "game", "gone"]) show($(`#tv-${key}`), key === name);
@@ -44,7 +45,7 @@ function boot() {
     welcome: (_, next) =>
       serial(async () => {
         await mount(next.game);
-        render(next);
+        render(next, false, { welcome: true });
       }),
     state: (next) => serial(() => render(next)),
     presence: (connected) =>
@@ -59,6 +60,7 @@ function boot() {
       game?.stale?.(ctx.stale);
       if (status.phase === "gone") {
         setText($("#tv-gone-text"), `Game ${code} is not on this server any more. It may have ended a while ago.`);
+        document.title = `Game ${code} not found · TV · bankit`;
         showSection("gone");
       }
     },
@@ -76,11 +78,18 @@ async function mount(name) {
   drawHowto();
 }
 
-function render(next, presenceOnly = false) {
+function render(next, presenceOnly = false, moment = {}) {
   if (next.next_game && !STAY) {
     socket?.stop(); // the banker played again: the TV goes to the new game by itself
     location.assign(tvPath(next.next_game, ctx.collection));
     return;
+  }
+  if (next.tournament && next.status === "finished" && !STAY && !leaving) {
+    // A tournament's table is over: the TV goes back to the tournament's page.
+    leaving = setTimeout(() => {
+      socket?.stop();
+      location.assign(tvPath(next.tournament.code, "tournaments"));
+    }, BACK_AFTER_MS);
   }
   const previous = presenceOnly ? next : ctx.state;
   ctx.state = next;
@@ -89,10 +98,11 @@ function render(next, presenceOnly = false) {
   awake.want(next.status !== "finished");
   if (lobby) {
     showSection("lobby");
+    document.title = `Lobby · TV · ${ctx.code} · bankit`;
     drawLobby();
   } else {
     showSection("game");
-    game.render(next, previous);
+    game.render(next, previous, moment);
   }
 }
 

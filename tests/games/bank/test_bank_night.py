@@ -15,6 +15,7 @@ from app.games.bank.rules import BankRules, Join, Spawned
 from app.games.seam import SYSTEM, Event, RuleError
 from app.games.seam import Sender as Actor
 from app.rooms.room import Room
+from app.rooms.timeline import Timeline
 from tests.bank_support import BANK, DiceChance, handle
 from tests.games.bank.test_bank_scenarios import BANKER, SPECTATOR, P, Table, started, table
 
@@ -402,14 +403,44 @@ class TestLateSeats:
         link = {"parent": "TOUR", "tournament": {"game": 1, "table": 1}}
         assert rules.view(rules.create(link), lambda _: False)["open_to_join"] is False
 
-    def test_an_undo_of_the_roll_before_a_late_seat_takes_the_seat_back_too(self) -> None:
+    def test_an_undo_of_the_roll_before_a_late_seat_keeps_the_seat(self) -> None:
         game = started()
         game.roll(2, 3)
         seat(game, "Dee")
         preview = game.view["undo_preview"]["takes_back"]
-        assert preview[-1] == {"type": "join", "seq": game.seq, "player_id": "dee", "name": "Dee"}
+        assert [c["type"] for c in preview] == ["roll"]  # the seat is not taken back
         game.undo()
-        assert game.state.player("dee") is None
+        dee = game.state.player("dee")
+        assert dee is not None and dee.score == 0
+        assert not dee.waiting  # the round has no roll now: Dee may bank from the first one
+        assert game.state.roll_count == 0
+        game.roll(4, 5)
+        game.bank("dee")
+        assert game.score("dee") == 9
+
+    def test_a_replayed_log_keeps_a_late_seat_through_an_undo_too(self) -> None:
+        room, created = Room.create("NITE", BANK, {"rounds": 2}, ["bh"], NOW, 64)
+        log = [created]
+
+        def command(role: str, pid: str | None, cmd: dict[str, Any]) -> None:
+            log.extend(
+                handle(
+                    room, {"k": "cmd", "role": role, "pid": pid, "cmd": cmd}, NOW, (2, 3)
+                ).entries
+            )
+
+        for pid in ("ann", "bob"):
+            command("player", pid, {"type": "join", "player_id": pid, "name": pid.title()})
+        command("banker", None, {"type": "start"})
+        command("banker", None, {"type": "roll", "dice": [2, 3]})
+        late = {"type": "join", "player_id": "dee", "name": "Dee", "by_banker": True}
+        command("player", "dee", late)  # the HTTP route's late seat, as the banker asked
+        command("banker", None, {"type": "undo"})
+        assert [e["type"] for e in log[-3:]] == ["roll", "join", "undo"]
+        names = [p["name"] for p in room.view["players"]]
+        assert names == ["Ann", "Bob", "Dee"] and room.view["roll_count"] == 0
+        replayed = Timeline.replay(BANK.rules, log)  # a restart reads the same seats
+        assert [p.name for p in replayed.state.players] == names
 
 
 # ============================================================================ play again

@@ -1,7 +1,7 @@
 // The live scoreboard: one row per player, kept by id so that buttons keep focus.
 // Every signal is words or a symbol too, never colour alone.
 
-import { h, points, setText } from "../../shell/dom.js";
+import { h, ordinal, points, setText } from "../../shell/dom.js";
 import { ranked, roundLive } from "./rules.js";
 
 /**
@@ -43,10 +43,12 @@ export function board(list) {
       const mine = player.id === me;
       setText(r.name, mine ? `${player.name} (you)` : player.name);
       setText(r.score, points(player.score));
-      setText(r.place, showPlace ? `${place}.` : "");
+      const tied = showPlace && order.filter((o) => o.place === place).length > 1;
+      setText(r.place, showPlace ? (tied ? `${place}= ` : `${place}.`) : ""); // "2=": tied for 2nd
       r.place.hidden = !showPlace;
       const tags = [];
       if (state.status === "finished" && state.winners.includes(player.id)) tags.push(["win", "★ winner"]);
+      if (showPlace && order.filter((o) => o.place === place).length > 1) tags.push(["tied", `tied for ${ordinal(place)}`]);
       if (state.status === "playing" && player.banked) {
         const amount = banks.get(player.id);
         tags.push(["banked", amount === undefined ? "✓ banked" : `✓ banked ${points(amount)}`]);

@@ -25,7 +25,9 @@ export function drawChart(container, series, safeRolls = 3) {
   const top = niceMax(Math.max(0, ...known.map(([, v]) => v)));
   const x = (i) => PAD.left + (i / lastX) * (W - PAD.left - PAD.right);
   const y = (v) => H - PAD.bottom - (v / top) * (H - PAD.top - PAD.bottom);
-  const values = known.map(([i, v]) => `after roll ${i}: ${v}`).join(", ");
+  const end = series.length - 1;
+  const seven = end > 0 && (series[end] === null || series[end] === undefined); // a 7 ended the round
+  const values = known.map(([i, v]) => `after roll ${i}: ${v}`).join(", ") + (seven ? `, then a 7 at roll ${end}` : "");
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `BANK growth this round. ${values || "No rolls yet."}`, class: "chart" });
   svg.append(el("rect", { x: x(safeRolls), y: PAD.top, width: x(lastX) - x(safeRolls), height: H - PAD.top - PAD.bottom, class: "danger-zone" }));
   svg.append(el("text", { x: x(safeRolls) + 6, y: PAD.top + 16, class: "zone-label" }, "danger: a 7 ends it"));
@@ -42,5 +44,12 @@ export function drawChart(container, series, safeRolls = 3) {
   known.forEach(([i, v], index) => {
     svg.append(el("circle", { cx: x(i), cy: y(v), r: index === known.length - 1 ? 7 : 5, class: "dot" }));
   });
+  if (seven && known.length) {
+    // The ending 7: the BANK falls to nothing at that roll.
+    const [i, v] = known[known.length - 1];
+    svg.append(el("line", { x1: x(i), y1: y(v), x2: x(end), y2: y(0), class: "drop" }));
+    svg.append(el("circle", { cx: x(end), cy: y(0), r: 11, class: "seven" }));
+    svg.append(el("text", { x: x(end), y: y(0) + 5, class: "seven-label", "text-anchor": "middle" }, "7"));
+  }
   container.replaceChildren(svg);
 }

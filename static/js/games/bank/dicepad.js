@@ -5,7 +5,7 @@
 // doubles are sent as their dice.
 
 import { die } from "./dice.js";
-import { h, points } from "../../shell/dom.js";
+import { h, points, setText } from "../../shell/dom.js";
 import { nextRollSafe } from "./rules.js";
 
 const REPEAT_GUARD_MS = 300; // a bouncing finger on the same key is one tap
@@ -19,14 +19,18 @@ function effect(state, total, doubles) {
   return { short: `+${total}`, long: `adds ${total}` };
 }
 
-/** onRoll(roll) is called with {total} or {dice: [a, a]}; returns {el, update(state, enabled)}. */
+/** onRoll(roll, key) is called with {total} or {dice: [a, a]} and the key pressed; returns {el, update(state, enabled)}. */
 export function dicePad(onRoll) {
   const keys = [];
   let lastKey = null;
   let lastAt = 0;
 
+  // The name comes from the key's own words (no aria-label that the visible text would not
+  // start): "Roll 8: +8 (adds 8)", "Double 4s, 8: 8 ×2 (doubles the BANK to 140)".
   function key(roll, label, extraClass) {
-    const hint = h("span", { class: "hint" });
+    const short = h("span", {});
+    const long = h("span", { class: "sr-only" });
+    const hint = h("span", { class: "hint" }, short, long);
     const button = h(
       "button",
       {
@@ -35,29 +39,43 @@ export function dicePad(onRoll) {
         dataset: { roll: roll.dice ? roll.dice.join("-") : String(roll.total) },
         onclick: () => {
           const now = performance.now();
-          if (lastKey === button && now - lastAt < REPEAT_GUARD_MS) return;
+          if (lastKey === button && now - lastAt < REPEAT_GUARD_MS) {
+            bounced(button);
+            return;
+          }
           lastKey = button;
           lastAt = now;
-          onRoll(roll);
+          setText(note, "");
+          onRoll(roll, button);
         },
       },
       label,
       hint,
     );
-    keys.push({ button, hint, roll });
+    keys.push({ button, short, long, roll });
     return button;
   }
 
   const totals = h("div", { class: "keys totals", role: "group", "aria-label": "Roll total, not doubles" });
   for (let total = 3; total <= 11; total += 1) {
-    totals.append(key({ total }, h("span", { class: "num" }, total), total === 7 ? "seven" : ""));
+    const words = h("span", { class: "num" }, h("span", { class: "sr-only" }, `Roll ${total}: `), h("span", { "aria-hidden": "true" }, total));
+    totals.append(key({ total }, words, total === 7 ? "seven" : ""));
   }
   const doubles = h("div", { class: "keys doubles", role: "group", "aria-label": "Doubles" });
   for (let face = 1; face <= 6; face += 1) {
-    const label = h("span", { class: "dbl" }, die(face, "mini"), die(face, "mini"));
+    const label = h("span", { class: "dbl" }, h("span", { class: "sr-only" }, `Double ${face}s, ${face * 2}: `), die(face, "mini"), die(face, "mini"));
     doubles.append(key({ dice: [face, face] }, label, "double"));
   }
-  const el = h("div", { class: "dicepad" }, totals, doubles);
+  const note = h("p", { class: "pad-note", role: "status" });
+  const el = h("div", { class: "dicepad" }, totals, doubles, note);
+
+  /** A bounce is not lost in silence: the key shakes and the pad says why. */
+  function bounced(button) {
+    button.classList.remove("shake");
+    void button.offsetWidth; // restart the animation
+    button.classList.add("shake");
+    setText(note, "Same key twice in a row: counted once. Tap again to enter it twice.");
+  }
 
   // Any tap elsewhere (undo, bank-for) ends a bounce: the same key may count again at once.
   document.addEventListener("pointerdown", (event) => {
@@ -67,14 +85,13 @@ export function dicePad(onRoll) {
   function update(state, enabled) {
     const danger = !nextRollSafe(state);
     el.classList.toggle("danger", danger);
-    for (const { button, hint, roll } of keys) {
+    for (const { button, short, long, roll } of keys) {
       const total = roll.total ?? roll.dice[0] * 2;
       const doubles = Boolean(roll.dice);
       const what = effect(state, total, doubles);
       // Doubles show their sum too: "+10" while safe (the sum is what it adds), "10 ×2" after.
-      hint.textContent = doubles && what.short === "×2" ? `${total} ×2` : what.short;
-      const name = doubles ? `Double ${roll.dice[0]}s, ${total}` : `Roll ${total}`;
-      button.setAttribute("aria-label", `${name}: ${what.long}`);
+      setText(short, doubles && what.short === "×2" ? `${total} ×2` : what.short);
+      setText(long, ` (${what.long})`);
       button.disabled = !enabled;
     }
   }

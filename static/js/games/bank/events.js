@@ -99,7 +99,7 @@ function rollText(state, roll, number, before, after) {
   const who = nameOf(state, roll.by);
   const shown = roll.dice ? `${roll.dice[0]}+${roll.dice[1]}` : `${totalOf(roll)}`;
   let effect;
-  if (after === null) effect = "7: the round is over";
+  if (after === null) effect = "the round is over";
   else if (isDoubles(roll) && number > SAFE_ROLLS) effect = "doubles: BANK ×2";
   else effect = `+${points(after - before)}`;
   return `${who} rolled ${shown}: ${effect}.`;
@@ -112,7 +112,7 @@ function rollEvent(prev, next, endedRounds) {
   const shown = roll.dice ? `${roll.dice[0]}+${roll.dice[1]}` : `${totalOf(roll)}`;
   const who = nameOf(next, roll.by);
   let effect;
-  if (seven) effect = "7: the round is over";
+  if (seven) effect = "the round is over";
   else if (next.round === prev.round && doubles && next.roll_count > SAFE_ROLLS) effect = "doubles: BANK ×2";
   else if (next.round === prev.round) effect = `+${points(next.bank - prev.bank)}`;
   else effect = `${totalOf(roll)}`;
@@ -124,7 +124,18 @@ function roundEvent(state, entry) {
   const waited = state.players.filter((p) => !bankedIds.has(p.id)).map((p) => p.id);
   const text =
     entry.ended_by === "seven"
-      ? `7! Round ${entry.round} is over: ${points(entry.bank)} lost${waited.length ? ` by ${names(waited.map((id) => nameOf(state, id)))}` : ""}.`
+      ? `7! Round ${entry.round} is over: the BANK of ${points(entry.bank)} is lost${waited.length ? `; ${names(waited.map((id) => nameOf(state, id)))} had not banked` : ""}.`
       : `Everyone banked: round ${entry.round} is over.`;
   return { kind: "round", entry, waited, text };
+}
+
+/** What a phone that was away missed, in words: "You're back: you missed 3 rolls." */
+export function missedText(prev, next) {
+  if (!prev || prev.status === "lobby") return "";
+  if (next.status === "finished" && prev.status !== "finished") return "You're back: the game ended meanwhile.";
+  const rounds = next.rounds_log.length - prev.rounds_log.length;
+  if (rounds > 1) return `You're back: you missed ${rounds} rounds.`;
+  const rolls = [...(next.last_round?.rolls || []), ...(next.round_log?.rolls || [])].filter((r) => r.seq > prev.seq).length;
+  if (!rolls) return "You're back: you missed nothing.";
+  return `You're back: you missed ${rolls} ${rolls === 1 ? "roll" : "rolls"}${rounds ? " and the end of a round" : ""}.`;
 }

@@ -3,7 +3,7 @@
 
 import { board } from "./board.js";
 import { drawHistory } from "./history.js";
-import { $, h, names, ordinal, points, setText, show } from "../../shell/dom.js";
+import { $, h, names, ordinal, plural, points, setText, show } from "../../shell/dom.js";
 import { nameOf, ranked } from "./rules.js";
 import { undoPreviewText } from "./words.js";
 
@@ -54,17 +54,20 @@ export function finalView(ctx) {
     );
     const me = ctx.you?.player_id;
     const mine = ranked(state).find(({ player }) => player.id === me);
-    let text = `Game over after ${state.rounds} rounds. Top score: ${points(top ? top.score : 0)}.`;
+    let text = `Game over after ${plural(state.rounds, "round")}. Top score: ${points(top ? top.score : 0)}.`;
     if (mine) {
-      text = state.winners.includes(me)
-        ? `You won with ${points(mine.player.score)}!`
-        : `You finished ${ordinal(mine.place)} with ${points(mine.player.score)}.`;
+      const tied = ranked(state).filter(({ place }) => place === mine.place).length > 1;
+      if (state.winners.includes(me)) {
+        text = tied ? `You won, tied with ${points(mine.player.score)}!` : `You won with ${points(mine.player.score)}!`;
+      } else {
+        text = `You ${tied ? "tied for" : "finished"} ${ordinal(mine.place)} with ${points(mine.player.score)}.`;
+      }
     }
     setText($("#final-me"), text);
     updateBoard(state, { me, sorted: true, showPlace: true });
     drawHistory($("#final-history"), state);
     const banker = ctx.you?.role === "banker";
-    const open = banker && !state.next_game;
+    const open = banker && !state.next_game && !state.tournament; // a tournament seats its own next game
     show($("#again-box"), open);
     if (open) {
       drawDrops(state);
@@ -74,7 +77,14 @@ export function finalView(ctx) {
     const what = undoPreviewText(state);
     setText($("#final-undo-what"), what);
     undo.setAttribute("aria-label", `Undo the last roll: ${what}`);
-    show($("#final-wait"), !banker && !state.next_game);
+    const wait = $("#final-wait");
+    setText(
+      wait,
+      state.tournament
+        ? `Back to tournament ${state.tournament.code} in a moment: the places and points are there.`
+        : "If the banker plays again, this phone goes to the new game by itself.",
+    );
+    show(wait, Boolean(state.tournament) || (!banker && !state.next_game));
   }
 
   return { render };

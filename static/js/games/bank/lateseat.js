@@ -4,7 +4,7 @@
 // out), or without one (the banker plays for them).
 
 import { ApiError, joinRoom, seatLink, seatQr } from "../../shell/api.js";
-import { $, busy, setText, show } from "../../shell/dom.js";
+import { $, busy, nameLimit, setText, show } from "../../shell/dom.js";
 import { JOIN_ERRORS } from "../../shell/joinview.js";
 
 export function lateSeat(ctx) {
@@ -12,6 +12,7 @@ export function lateSeat(ctx) {
   const dialog = $("#late-dialog");
   const form = $("#late-form");
   const name = $("#late-name");
+  nameLimit(name);
   const error = $("#late-error");
   const handover = $("#late-handover");
   let qrUrl = null;

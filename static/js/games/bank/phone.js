@@ -3,9 +3,10 @@
 // standings. The shell owns join, lobby, socket and chrome; this turns states into
 // these views, the feed, the banners and the buzzes.
 
-import { $, h, points, setText, show } from "../../shell/dom.js";
+import { $, h, plural, points, setText, show } from "../../shell/dom.js";
+import { announce } from "../../shell/announce.js";
 import { feel } from "../../shell/feel.js";
-import { diff, roundSoFar } from "./events.js";
+import { diff, missedText, roundSoFar } from "./events.js";
 import { finalView } from "./finalview.js";
 import { HISTORY_HEAD } from "./history.js";
 import { playView } from "./playview.js";
@@ -20,7 +21,7 @@ const ENTRY_TEXT = {
 
 /** What the shell's lobby shows of BANK!. */
 export const lobby = {
-  settings: (state) => `${state.rounds} rounds · ${ENTRY_TEXT[state.roll_entry]}`,
+  settings: (state) => `${plural(state.rounds, "round")} · ${ENTRY_TEXT[state.roll_entry]}`,
   waiting: "Waiting for the banker to start…",
   howto: {
     title: "How BANK! works (30 seconds)",
@@ -37,9 +38,9 @@ export const lobby = {
 const FEED_SIZE = 12;
 
 const VIEWS = `
-  <section id="view-play" class="view play" hidden>
+  <section id="view-play" class="view play" hidden aria-labelledby="round-info">
     <div class="status-row">
-      <span id="round-info" class="round-info"></span>
+      <h1 id="round-info" class="round-info"></h1>
       <span id="phase" class="phase"></span>
     </div>
     <div class="bank-box" id="bank-box" role="status" aria-live="polite" aria-atomic="true">
@@ -53,15 +54,16 @@ const VIEWS = `
       <span id="turn" class="turn"></span>
     </div>
     <p id="banner" class="banner" hidden></p>
-    <div id="pad-area" class="pad-area" hidden></div>
-    <div class="scroll" id="play-scroll">
+    <div class="scroll" id="play-scroll" tabindex="0" aria-label="Scores and what happened">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
       <button id="late-open" class="secondary late-open" type="button" hidden>+ Seat a late player</button>
       <h2 class="feed-title">What happened</h2>
-      <ol id="feed" class="feed" role="log" aria-live="polite"></ol>
+      <ol id="feed" class="feed"></ol>
     </div>
+    <div id="pad-area" class="pad-area" hidden></div>
     <div class="actionbar" id="actionbar">
+      <p id="tap-note" class="tap-note" role="alert" hidden></p>
       <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
       <button id="undo-btn" class="undo-btn" type="button" hidden>
         <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
@@ -99,7 +101,7 @@ const VIEWS = `
   </section>
 
   <section id="view-final" class="view narrow" hidden aria-labelledby="final-title">
-    <h1 id="final-title" class="final-title">Game over</h1>
+    <h1 id="final-title" class="final-title" tabindex="-1">Game over</h1>
     <p id="final-me" class="final-me"></p>
     <div id="again-box" class="card again" hidden>
       <h2>Another game?</h2>
@@ -134,17 +136,29 @@ export function mount(shell, root) {
   const views = { play: playView(ctx), final: finalView(ctx) };
   let seeded = false;
 
-  function render(next, previous) {
-    if (!seeded) seed(next); // a reload, or a phone that joins mid-game: the round so far
-    const events = diff(previous, next);
-    react(events, next);
+  function render(next, previous, moment = {}) {
+    if (!seeded || moment.welcome) {
+      // A reload, a phone that joins mid-game, or a reconnect: the round so far from the
+      // state alone, exactly as a reload builds it (a difference across a gap invents).
+      const back = seeded && previous ? missedText(previous, next) : "";
+      seed(next);
+      if (back) {
+        ctx.toast(back);
+        announce(back);
+      }
+    } else {
+      const events = diff(previous, next);
+      if (events.some((e) => e.kind === "undo")) seed(next); // what an undo took back leaves the feed
+      react(events, next, previous);
+    }
     draw(next);
   }
 
-  /** The feed of the round so far, from the first state alone (round_log, last_round). */
+  /** The feed of the round so far, from one state alone (round_log, last_round). */
   function seed(state) {
     seeded = true;
     const feed = $("#feed");
+    feed.replaceChildren();
     for (const item of roundSoFar(state)) feed.prepend(h("li", { class: `ev ${item.kind}` }, item.text));
     while (feed.children.length > FEED_SIZE) feed.lastElementChild.remove();
   }
@@ -155,14 +169,15 @@ export function mount(shell, root) {
     document.body.dataset.view = view;
     views[view].render(state);
     document.title =
-      state.status === "playing" ? `BANK ${points(state.bank)} · ${ctx.code} · bankit` : `${ctx.code} · bankit`;
+      state.status === "playing" ? `BANK ${points(state.bank)} · ${ctx.code} · bankit` : `Final · ${ctx.code} · bankit`;
   }
 
-  function react(events, state) {
+  function react(events, state, previous) {
     const me = ctx.you?.player_id;
     const feed = $("#feed");
     for (const event of events) {
       feed.prepend(h("li", { class: `ev ${event.kind}` }, event.text));
+      announce(event.text); // the banker's feed is not shown: every page says it anyway
       if (event.kind === "bank") feel(event.player_id === me ? "mine" : "bank");
       if (event.kind === "roll" && event.doubles) feel("double");
       if (event.kind === "round") {
@@ -179,8 +194,15 @@ export function mount(shell, root) {
           ctx.banner = { kind: "saved", text: `Everyone banked: round ${event.entry.round} is over.`, round: state.round };
         }
       }
+      if (event.kind === "round" && ctx.banner?.kind === "lost" && me) announce(ctx.banner.text, { urgent: true });
       if (event.kind === "undo") ctx.banner = null;
-      if (event.kind === "finished") feel("win");
+      if (event.kind === "finished") {
+        feel("win");
+        requestAnimationFrame(() => $("#final-title")?.focus()); // where a keyboard and a reader go next
+      }
+    }
+    if (me && state.status === "playing" && state.turn === me && previous?.turn !== me && !events.some((e) => e.kind === "finished")) {
+      announce("Your roll!", { urgent: true });
     }
     while (feed.children.length > FEED_SIZE) feed.lastElementChild.remove();
     // A round's banner stays until the next round's first roll.

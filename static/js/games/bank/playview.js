@@ -17,8 +17,8 @@ export function playView(ctx) {
   const updateBoard = board($("#board"));
   const padArea = $("#pad-area");
   const padLabel = h("p", { class: "pad-title", id: "pad-title" });
-  const pad = dicePad((entered) => roll({ type: "roll", ...entered }));
-  const rollButton = h("button", { type: "button", class: "roll-btn", onclick: () => roll({ type: "roll" }) }, "ROLL");
+  const pad = dicePad((entered, key) => roll({ type: "roll", ...entered }, key));
+  const rollButton = h("button", { type: "button", class: "roll-btn", onclick: () => roll({ type: "roll" }, rollButton) }, "ROLL");
   padArea.append(padLabel, pad.el, rollButton);
   const bankButton = $("#bank-btn");
   const undoButton = $("#undo-btn");
@@ -27,28 +27,63 @@ export function playView(ctx) {
   let banking = false;
   let rolling = false;
 
+  // A BANK or a roll means "now": sent only while live, never later (socket.js `prompt`).
+  // Not sent: the note says so, and the same button is there to tap again.
+  let notSent = null; // {what: "bank" | "roll", seq}: the state it was tapped in
+  const notice = $("#tap-note");
+
   bankButton.addEventListener("click", async () => {
     const wasLive = roundLive(ctx.state); // refused as round_over, a live round means the 7 won
+    const seq = ctx.state.seq;
     banking = true;
+    notSent = null;
     draw();
-    await ctx.command({ type: "bank" }, (reply) => {
-      if (reply.code === "round_over") {
-        return wasLive || /too late/i.test(reply.message) ? TOO_LATE : "Wait for the first roll of the round.";
+    const reply = await ctx.command({ type: "bank" }, (answer) => {
+      if (answer.code === "not_sent") return null; // said on the page, beside the button
+      if (answer.code === "round_over") {
+        return wasLive || /too late/i.test(answer.message) ? TOO_LATE : "Wait for the first roll of the round.";
       }
-      return reply.code === "already_banked" ? null : reply.message;
-    });
+      return answer.code === "already_banked" ? null : answer.message;
+    }, { prompt: true });
+    if (reply.code === "not_sent") notSent = { what: "bank", seq };
     banking = false;
     draw();
+    keepFocus(bankButton);
   });
 
   undoButton.addEventListener("click", () => ctx.command({ type: "undo" }));
 
-  async function roll(message) {
+  async function roll(message, pressed) {
+    const seq = ctx.state.seq;
     rolling = true;
+    notSent = null;
     draw();
-    await ctx.command(message);
+    const reply = await ctx.command(message, (answer) => (answer.code === "not_sent" ? null : answer.message), { prompt: true });
+    if (reply.code === "not_sent") notSent = { what: "roll", seq };
     rolling = false;
     draw();
+    keepFocus(pressed);
+  }
+
+  /** The pressed control was disabled while its command waited: give it focus back. */
+  function keepFocus(button) {
+    if (button && !button.disabled && !button.hidden && document.activeElement === document.body) button.focus();
+  }
+
+  /** "Not sent: you were offline", until the next tap or the next roll. */
+  function drawNotice(state) {
+    if (notSent && notSent.what === "bank" && playerById(state, ctx.you?.player_id)?.banked) notSent = null;
+    if (notSent && state.last_roll && state.last_roll.seq > notSent.seq && notSent.what === "roll") notSent = null;
+    let text = "";
+    if (notSent) {
+      text = notSent.what === "bank"
+        ? "Not sent: you were offline. Tap BANK again if you still want to bank."
+        : "Not sent: you were offline. Enter the roll again.";
+    } else if (ctx.stale && padArea.hidden === false && ctx.you?.role === "banker") {
+      text = "Offline: the pad takes rolls again once the top bar says ● Live.";
+    }
+    setText(notice, text);
+    show(notice, Boolean(text));
   }
 
   function bankFor(player) {
@@ -112,6 +147,7 @@ export function playView(ctx) {
 
     drawPad(state, me, banker);
     drawActions(state, me, banker);
+    drawNotice(state);
     updateBoard(state, {
       me: me?.id,
       banks: banks(state),
@@ -146,8 +182,8 @@ export function playView(ctx) {
     show(padLabel, Boolean(label));
     show(pad.el, usePad);
     show(rollButton, useButton);
-    pad.update(state, usePad && !rolling);
-    rollButton.disabled = rolling;
+    pad.update(state, usePad && !rolling && !ctx.stale); // not live: no roll is taken
+    rollButton.disabled = rolling || ctx.stale;
     setText(rollButton, rolling ? "Rolling…" : banker ? `ROLL for ${turnName}` : "ROLL the dice");
   }
 
@@ -172,7 +208,7 @@ export function playView(ctx) {
       setText(bankButton, "BANK opens after the next roll");
       bankButton.disabled = true;
     } else if (banking) {
-      setText(bankButton, ctx.socket.live ? "Banking…" : "Banking… (reconnecting)");
+      setText(bankButton, "Banking…");
       bankButton.disabled = true;
     } else {
       setText(bankButton, `BANK ${points(state.bank)}`);

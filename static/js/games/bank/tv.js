@@ -2,7 +2,7 @@
 // the chart of its growth, sorted scores, finished rounds) and the winner screen.
 // Read only; the shell owns the socket, the top bar and the lobby.
 
-import { $, h, names, points, setText, show } from "../../shell/dom.js";
+import { $, h, names, plural, points, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { board } from "./board.js";
 import { drawChart } from "./chart.js";
@@ -16,7 +16,7 @@ export const styles = ["/static/css/games/bank-tv.css"];
 
 /** What the shell's TV lobby shows of BANK!. */
 export const lobby = {
-  settings: (state) => `${state.rounds} rounds. Waiting for the banker to start…`,
+  settings: (state) => `${plural(state.rounds, "round")}. Waiting for the banker to start…`,
   howto: {
     title: "How BANK! works",
     items: [
@@ -82,8 +82,11 @@ export function mount(ctx, root) {
   const updateFinal = board($("#tv-final-board"));
   let state = null;
 
-  function render(next, previous) {
-    const events = diff(previous, next);
+  function render(next, previous, moment = {}) {
+    // A (re)connect draws from the state alone, as a reload does: a difference across a
+    // gap would invent events.
+    const events = moment.welcome ? [] : diff(previous, next);
+    if (moment.welcome) setText($("#tv-event"), "");
     state = next;
     for (const event of events) {
       if (event.kind === "roll") {
@@ -103,6 +106,7 @@ export function mount(ctx, root) {
     const view = state.status === "finished" ? "final" : "play";
     for (const key of ["play", "final"]) show($(`#tv-${key}`), key === view);
     document.body.dataset.view = view;
+    document.title = `${view === "final" ? "Final" : `Round ${state.round} · BANK ${points(state.bank)}`} · TV · ${ctx.code} · bankit`;
     if (view === "play") drawPlay();
     if (view === "final") drawFinal();
   }
@@ -151,7 +155,7 @@ export function mount(ctx, root) {
     const winners = state.winners.map((id) => nameOf(state, id));
     setText($("#tv-winner"), `★ ${names(winners)} ${winners.length > 1 ? "win" : "wins"}! ★`);
     const top = state.players.find((p) => p.id === state.winners[0]);
-    setText($("#tv-winner-score"), `${points(top ? top.score : 0)} points after ${state.rounds} rounds`);
+    setText($("#tv-winner-score"), `${points(top ? top.score : 0)} points after ${plural(state.rounds, "round")}`);
     updateFinal(state, { sorted: true, showPlace: true, presence: false });
     drawHistory($("#tv-final-history"), state, Infinity);
   }

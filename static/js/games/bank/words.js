@@ -17,8 +17,6 @@ function item(state, event) {
       return `${who(event.player_id)} BANK of ${points(event.amount)}`;
     case "unbank":
       return `the take-back of ${who(event.player_id)} BANK of ${points(event.amount)}`;
-    case "join":
-      return `${possessive(event.name)} late seat`;
     default:
       return event.type;
   }

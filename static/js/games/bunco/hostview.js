@@ -5,16 +5,16 @@
 import { roomLog, tvPath } from "../../shell/api.js";
 import { $, h, setText, show } from "../../shell/dom.js";
 import { dicePad } from "./dicepad.js";
-import { nameOf, phaseWords, roundWords, scoresheetUrl } from "./rules.js";
+import { nameOf, phaseWords, roundScoresWords, roundWords, scoresheetUrl } from "./rules.js";
 import { tableCard } from "./tablecard.js";
 
 export const HOST = `
   <section id="view-host" class="view bunco-host" hidden aria-labelledby="h-round">
     <div class="status-row">
       <h1 id="h-round" class="b-round"></h1>
-      <button id="h-sound" class="sound-btn" type="button" aria-pressed="false">♪ Sound: off</button>
     </div>
     <p id="h-phase" class="b-phase" role="status"></p>
+    <p id="h-scores" class="b-scores" hidden></p>
     <p id="h-banner" class="b-banner" role="alert" hidden></p>
     <div class="host-bar">
       <button id="h-ring" class="ring-btn" type="button">♫ RING</button>
@@ -102,6 +102,9 @@ export function hostView(ctx) {
     const phase = $("#h-phase");
     setText(phase, phaseWords(state));
     phase.dataset.phase = state.phase || "";
+    const scores = roundScoresWords(state);
+    setText($("#h-scores"), scores);
+    show($("#h-scores"), Boolean(scores));
     const banner = $("#h-banner");
     show(banner, Boolean(ctx.banner));
     if (ctx.banner) {

@@ -3,14 +3,15 @@
 // (finalview.js). This module turns state differences into banners, the bell (flash,
 // buzz, and a chime when sound is on) and the Bunco celebration.
 
-import { $, setText, show } from "../../shell/dom.js";
+import { announce } from "../../shell/announce.js";
+import { $, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { diff } from "./events.js";
 import { FINAL, finalView } from "./finalview.js";
 import { HOST, hostView } from "./hostview.js";
 import { PLAY, playView } from "./playview.js";
 import { VALID_COUNTS, nameOf, seatOf } from "./rules.js";
-import { ring, setSound, soundOn } from "./sound.js";
+import { ring } from "./sound.js";
 
 export const styles = ["/static/css/games/bunco.css"];
 
@@ -52,23 +53,6 @@ export function mount(shell, root) {
   const ctx = Object.create(shell);
   ctx.banner = null; // {kind, text, key}: bunco, bell, late; until the next ring
   const views = { play: playView(ctx), host: hostView(ctx), final: finalView(ctx) };
-  for (const button of root.querySelectorAll(".sound-btn")) {
-    button.addEventListener("click", () => {
-      setSound(!soundOn());
-      drawSound();
-      if (soundOn()) ring("bell");
-    });
-  }
-  drawSound();
-
-  function drawSound() {
-    for (const button of root.querySelectorAll(".sound-btn")) {
-      const on = soundOn();
-      button.setAttribute("aria-pressed", String(on));
-      setText(button, on ? "♪ Sound: on" : "♪ Sound: off");
-    }
-  }
-
   function render(next, previous) {
     react(diff(previous, next), next, previous);
     const host = ctx.you?.role === "banker";
@@ -87,6 +71,7 @@ export function mount(shell, root) {
     // Where I sat during the round just played (the state may already hold the new seating).
     const oldSeat = seatOf(previous?.tables, me);
     for (const event of events) {
+      if (event.kind === "roll" && (host || oldSeat?.table.table === event.table)) announce(event.text);
       if (event.kind === "bunco") {
         const at = seatOf(previous?.tables, event.player_id);
         if (host || (oldSeat && at && oldSeat.table.table === at.table.table)) {
@@ -102,6 +87,7 @@ export function mount(shell, root) {
         if (ctx.banner?.kind !== "late") ctx.banner = { kind: "bell", text: `${mineBunco}♫ The bell! Round ${previous.round} is over.${by}` };
         feel("bell");
         ring("bell");
+        announce(ctx.banner.text, { urgent: true });
       }
       if (event.kind === "ring") {
         ctx.banner = null;
@@ -116,8 +102,14 @@ export function mount(shell, root) {
       }
       if (event.kind === "roll" && ctx.banner?.kind === "undo") ctx.banner = null;
       if (event.kind === "undo") ctx.banner = { kind: "undo", text: "↶ The host took back the last roll." };
-      if (event.kind === "finished") feel("win");
+      if (event.kind === "finished") {
+        feel("win");
+        requestAnimationFrame(() => $("#final-title")?.focus()); // the result, for a keyboard and a reader
+      }
     }
+    const seat = seatOf(state.tables, me);
+    const wasMine = seatOf(previous?.tables, me)?.table.roller === me;
+    if (seat && seat.table.roller === me && !wasMine && state.status === "playing") announce("Your roll!", { urgent: true });
   }
 
   /** The socket is not live: scores shown may be old; say so in words. */

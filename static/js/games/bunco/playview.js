@@ -4,16 +4,17 @@
 
 import { $, h, setText, show } from "../../shell/dom.js";
 import { dicePad } from "./dicepad.js";
-import { movementWords, nameOf, phaseWords, rolloffWords, roundWords, seatOf, tableWords } from "./rules.js";
+import { announce } from "../../shell/announce.js";
+import { movementWords, nameOf, phaseWords, rolloffWords, roundScoresWords, roundWords, seatOf, tableWords } from "./rules.js";
 import { stripItem, tableCard } from "./tablecard.js";
 
 export const PLAY = `
   <section id="view-play" class="view bunco-play" hidden aria-labelledby="b-round">
     <div class="status-row">
       <h1 id="b-round" class="b-round"></h1>
-      <button id="b-sound" class="sound-btn" type="button" aria-pressed="false">♪ Sound: off</button>
     </div>
     <p id="b-phase" class="b-phase" role="status"></p>
+    <p id="b-scores" class="b-scores" hidden></p>
     <p id="b-stale" class="stale-note" hidden>not current</p>
     <p id="b-banner" class="b-banner" role="alert" hidden></p>
     <p id="b-next" class="b-next" role="status" hidden></p>
@@ -45,6 +46,7 @@ export function playView(ctx) {
   const ring = $("#b-ring");
   const pad = dicePad((dice) => sendRoll({ type: "roll", dice }), { label: "Roll" });
   $("#b-pad").append(pad.el);
+  let busy = false; // a roll on its way: the button waits for the answer
   roll.addEventListener("click", () => sendRoll({ type: "roll" }));
   ring.addEventListener("click", async () => {
     ring.disabled = true;
@@ -53,13 +55,16 @@ export function playView(ctx) {
   });
 
   async function sendRoll(message) {
-    roll.disabled = true;
-    const reply = await ctx.command(message, explain(ctx.state));
+    busy = true;
+    render(ctx.state);
+    const reply = await ctx.command(message, explain(ctx.state), { prompt: true });
     if (!reply.ok && reply.code === "round_over") {
       ctx.banner = { kind: "late", text: "Too late: the bell rang", key: ctx.state.rounds_log.length };
-      render(ctx.state);
+      announce(ctx.banner.text, { urgent: true });
     }
-    roll.disabled = false;
+    busy = false;
+    render(ctx.state); // after my own roll the button stays disabled: it is not my turn
+    if (document.activeElement === document.body && !roll.hidden) roll.focus();
     return reply;
   }
 
@@ -69,6 +74,9 @@ export function playView(ctx) {
     const phase = $("#b-phase");
     setText(phase, phaseWords(state));
     phase.dataset.phase = state.phase || "";
+    const scores = roundScoresWords(state);
+    setText($("#b-scores"), scores);
+    show($("#b-scores"), Boolean(scores));
     const mine = seatOf(state.tables, me);
     if (mine) card.update(state, mine.table, me);
     // After the bell the new table has no scores yet: a smaller card, so that where to sit
@@ -97,7 +105,7 @@ export function playView(ctx) {
     const myTurn = live && mine.table.roller === me;
     const entry = state.roll_entry;
     show(roll, entry === "virtual" && live);
-    roll.disabled = !myTurn || roll.dataset.busy === "1";
+    roll.disabled = !myTurn || busy;
     setText(roll, myTurn ? "ROLL" : `${nameOf(state, mine?.table.roller)} has the dice`);
     show($("#b-pad"), entry === "roller" && myTurn);
     pad.enable(Boolean(myTurn));

@@ -59,7 +59,15 @@ export function phaseWords(state) {
     return `⚖ Roll-off at ${names(at)}`;
   }
   if (state.phase === "waiting") return `♫ Bell rang · next: round ${state.round}`;
-  return "▶ Round live: roll!";
+  return `▶ Round live: roll for ${state.round}s!`;
+}
+
+/** After the bell, until the next round starts: "Round 2 ended: High 25–4 · Low 9–21". */
+export function roundScoresWords(state) {
+  const last = state.rounds_log.at(-1);
+  if (state.phase !== "waiting" || !last) return "";
+  const tables = last.tables.map((t) => `${state.tables[t.table]?.name ?? t.table + 1} ${t.scores[0]}–${t.scores[1]}`);
+  return `Round ${last.round} ended: ${tables.join(" · ")}`;
 }
 
 /** The sentence for a table in a roll-off. */

@@ -1,9 +1,7 @@
 // The bell and a Bunco's fanfare, through the shell's sounds: one setting for every page
 // (off by default, remembered on this phone; the top bar's toggle is the same switch).
 
-import { beep, setSound, soundOn } from "../../shell/sound.js";
-
-export { setSound, soundOn };
+import { beep } from "../../shell/sound.js";
 
 /** Ring the bell ("bell") or a Bunco ("bunco"); silent while sound is off. */
 export function ring(kind = "bell") {

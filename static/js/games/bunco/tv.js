@@ -2,11 +2,11 @@
 // round and set, the bell (a flash), who moves where after each round, the night's
 // leaderboard; the winner screen with the scoresheet at the end. Read only.
 
-import { $, h, names, setText, show } from "../../shell/dom.js";
+import { $, h, names, plural, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { diff } from "./events.js";
 import { lobby as phoneLobby } from "./phone.js";
-import { movements, nameOf, phaseWords, rolloffWords, roundWords, scoresheetUrl, standings } from "./rules.js";
+import { movements, nameOf, phaseWords, rolloffWords, roundScoresWords, roundWords, scoresheetUrl, standings } from "./rules.js";
 import { standingsTable } from "./sheet.js";
 import { tableCard } from "./tablecard.js";
 
@@ -19,6 +19,7 @@ const VIEWS = `
     <div class="tv-head">
       <h1 id="tv-round" class="tv-round"></h1>
       <p id="tv-phase" class="b-phase" role="status"></p>
+      <p id="tv-scores" class="b-scores" hidden></p>
       <p id="tv-stale" class="stale-note" hidden>not current</p>
     </div>
     <p id="tv-event" class="tv-event" aria-live="polite"></p>
@@ -38,7 +39,7 @@ const VIEWS = `
   <section id="tv-final" class="tv-bunco-final" hidden aria-labelledby="tv-winner">
     <h1 id="tv-winner" class="tv-winner"></h1>
     <p id="tv-winner-line" class="tv-winner-line"></p>
-    <div id="tv-final-sheet" class="sheet-box"></div>
+    <div id="tv-final-sheet" class="sheet-box" tabindex="0" role="region" aria-label="Scoresheet"></div>
     <p><a class="button secondary" id="tv-csv" href="#" download>Download the scoresheet (CSV)</a></p>
   </section>`;
 
@@ -67,6 +68,7 @@ export function mount(ctx, root) {
     const view = next.status === "finished" ? "final" : "play";
     for (const key of ["play", "final"]) show($(`#tv-${key}`), key === view);
     document.body.dataset.view = `bunco-${view}`;
+    document.title = `${view === "final" ? "Final" : roundWords(next)} · TV · ${ctx.code} · bankit`;
     if (view === "play") drawPlay(next);
     else drawFinal(next);
   }
@@ -78,6 +80,9 @@ export function mount(ctx, root) {
     if (state.phase === "rolloff") text = state.tables.filter((t) => t.rolloff).map((t) => `⚖ ${rolloffWords(t)}`).join(" · ");
     setText(phase, text);
     phase.dataset.phase = state.phase || "";
+    const scores = roundScoresWords(state); // each table's score stays until the next round
+    setText($("#tv-scores"), scores);
+    show($("#tv-scores"), Boolean(scores));
     if (cards.length !== state.tables.length) {
       cards.length = 0;
       $("#tv-tables").replaceChildren();
@@ -116,7 +121,7 @@ export function mount(ctx, root) {
     const winners = state.winners.map((id) => nameOf(state, id));
     setText($("#tv-winner"), `★ ${names(winners)} ${winners.length > 1 ? "win" : "wins"} the night! ★`);
     const top = state.players.find((p) => p.id === state.winners[0]);
-    setText($("#tv-winner-line"), `${top ? top.wins : 0} wins out of ${state.rounds_log.length} rounds`);
+    setText($("#tv-winner-line"), `${plural(top ? top.wins : 0, "win")} out of ${plural(state.rounds_log.length, "round")}`);
     $("#tv-final-sheet").replaceChildren(standingsTable(state, { caption: `Bunco scoresheet · room ${ctx.code}` }));
   }
 

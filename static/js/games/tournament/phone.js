@@ -3,7 +3,8 @@
 // they land, the seating of the next game, the standings, the final screen.
 // Interface: docs/ui.md, "How a game's pages plug in".
 
-import { $, h, names, ordinal, setText, show } from "../../shell/dom.js";
+import { announce } from "../../shell/announce.js";
+import { $, h, names, ordinal, plural, setText, show } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { isHost } from "../../shell/games.js";
 import { dicePicker } from "./dicepick.js";
@@ -32,7 +33,8 @@ const ENTRY_TEXT = {
 let active = null; // the mounted organiser page: {ctx, seating, panel}, for the lobby's seating
 
 export const lobby = {
-  settings: (state) => `${state.games} games of ${state.rounds} rounds · ${ENTRY_TEXT[state.roll_entry] || state.roll_entry}`,
+  settings: (state) =>
+    `${plural(state.games, "game")} of ${plural(state.rounds, "round")} · ${ENTRY_TEXT[state.roll_entry] || state.roll_entry}`,
   waiting: "Waiting for the organiser to start…",
   howto: {
     title: "How the tournament works (30 seconds)",
@@ -40,7 +42,7 @@ export const lobby = {
       "Every game is a whole game of BANK! at your table; the organiser seats the tables.",
       "After each game everyone is ranked by score: 1st earns 3 points, 2nd 2, 3rd 1.5, 4th 1, 5th 0.5.",
       "A tie for a place that earns points is broken by a reroll: each tied player rolls two dice, highest wins.",
-      "Win every game for a bonus of 3. Most points at the end wins.",
+      "In a tournament of two games or more, winning every game earns a bonus of 3. Most points at the end wins.",
     ],
   },
   /** The organiser's lobby: the seating panel (drawn here, into the shell's lobby) decides `next`. */
@@ -79,12 +81,13 @@ const MARKUP = `
     <div id="t-go" class="actionbar static" hidden></div>
     <div id="t-reroll" class="card t-reroll" hidden aria-labelledby="t-reroll-title">
       <h2 id="t-reroll-title">Rerolls</h2>
+      <p id="t-again" class="t-again" role="status" hidden></p>
       <div id="t-prompt"></div>
       <div id="t-groups"></div>
     </div>
     <div id="t-feed-box" class="card" hidden>
       <h2 id="t-feed-box-title">Rerolls</h2>
-      <ol id="t-feed" class="t-feed" reversed role="log" aria-live="polite"></ol>
+      <ol id="t-feed" class="t-feed" reversed></ol>
     </div>
     <div id="t-last" class="card" hidden></div>
     <div id="t-tables-box" hidden>
@@ -97,7 +100,7 @@ const MARKUP = `
     </div>
     <div id="t-act" class="actionbar static sticky" hidden></div>
     <div class="card t-standings-card">
-      <div id="t-standings" class="t-scroll"></div>
+      <div id="t-standings" class="t-scroll" tabindex="0" role="region" aria-label="Standings (scrolls sideways)"></div>
       <p class="t-links">
         <a id="t-csv" download>Download the scoresheet (CSV)</a>
         <button type="button" class="secondary" id="t-print">Print the standings</button>
@@ -193,9 +196,33 @@ export function mount(ctx, root) {
     }
   }
 
+  /** A group whose reroll tied again comes back with no rolls: say so, until its next roll. */
+  const rolledIn = (group) => Object.values(group.rolls).filter(Boolean).length;
+  let heard = null; // reroll lines already said
+  const tiedAgain = new Map(); // players (sorted, joined) -> words
+  function noteTiesAgain(state, previous) {
+    const before = previous?.reroll?.groups ?? [];
+    const groups = state.reroll?.groups ?? [];
+    for (const group of groups) {
+      const key = [...group.players].sort().join(",");
+      const rolled = rolledIn(group);
+      const was = before.find((g) => group.players.every((id) => g.players.includes(id)));
+      if (!rolled && was && rolledIn(was)) {
+        tiedAgain.set(key, `Tied again! ${namesOf(state, group.players)} roll again for ${placesText(group.places)}.`);
+      }
+      if (rolled) tiedAgain.delete(key);
+    }
+    for (const key of tiedAgain.keys()) if (!groups.some((g) => [...g.players].sort().join(",") === key)) tiedAgain.delete(key);
+    const text = [...tiedAgain.values()].join(" ");
+    if (text && text !== el("t-again").textContent) announce(text, { urgent: true });
+    setText(el("t-again"), text);
+    show(el("t-again"), Boolean(text));
+  }
+
   function drawReroll(state, previous) {
     const pending = state.status === "reroll";
     show(el("t-reroll"), pending);
+    noteTiesAgain(state, previous);
     if (pending) {
       el("t-prompt").replaceChildren(...prompt(state));
       el("t-groups").replaceChildren(...rerollGroups(state));
@@ -208,6 +235,8 @@ export function mount(ctx, root) {
       setText(el("t-feed-box-title"), `Rerolls of game ${state.current}`);
       el("t-feed").start = lines.length;
       el("t-feed").replaceChildren(...lines.toReversed().slice(0, FEED_LINES).map((line) => h("li", {}, line.text))); // newest first
+      if (heard !== null && lines.length > heard) for (const line of lines.slice(heard)) announce(line.text);
+      heard = lines.length; // what was there when the page opened is not read out again
     });
   }
 

@@ -41,7 +41,7 @@ const MARKUP = `
         </div>
         <div id="tt-last" hidden></div>
       </div>
-      <div class="tt-right" id="tt-standings"></div>
+      <div class="tt-right t-scroll" id="tt-standings" tabindex="0" role="region" aria-label="Standings"></div>
     </div>
   </section>`;
 
@@ -106,6 +106,7 @@ export function mount(ctx, root) {
   function render(state, previous) {
     document.body.dataset.view = `tournament-${state.status}`;
     setText(el("tt-title"), state.status === "finished" ? "Final standings" : `Game ${state.current} of ${state.games}`);
+    document.title = `${el("tt-title").textContent} · TV · tournament ${ctx.code} · bankit`;
     setText(el("tt-line"), {
       playing: "The tables are playing.",
       scoring: "Every table is done: the organiser is scoring the game.",
