@@ -124,3 +124,16 @@ async def test_a_room_that_leaves_memory_is_freed_at_once_not_by_the_gc(tmp_path
             assert room() is None, "freed by reference counting"
         finally:
             gc.enable()
+
+
+async def test_rooms_left_on_disk_at_start_are_freed_by_the_sweep(tmp_path: Path) -> None:
+    """Beyond `max_rooms` a restart leaves rooms on disk; the reaper knows them anyway."""
+    async with one_process(tmp_path) as registry:
+        games = registry.games
+        codes = {(await registry.create(games["bank"], {}, ["b" * 64]))["code"] for _ in range(3)}
+    async with one_process(tmp_path, max_rooms=1, room_idle_seconds=0.05) as again:
+        assert len(again.actors) == 1, "one room in memory, two left on disk"
+        await asyncio.sleep(0.1)  # idle for longer than room_idle_seconds
+        assert set(await again.reap()) == codes
+        for code in codes:
+            assert await again.bus.load_snapshot(code) is None
