@@ -75,9 +75,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.services = Services(settings, games, bus, registry, hub, limits)
         gc.collect()
         gc.freeze()  # start-up objects never need scanning again: shorter GC pauses
+        metrics.start_probes()
         try:
             yield
         finally:
+            metrics.stop_probes()
             await hub.drain()
             await registry.close()
             await bus.close()

@@ -8,10 +8,15 @@ BANKIT_STORE=sqlite in a fresh temp data dir); `redis`, bankit in one process wi
 redis-server of its own. Every step starts fresh servers pinned to CPU 0 (taskset),
 the load generator (bench/load.py's workers) on CPU 1, with the same options for all:
 rooms of 11 sockets (banker, 8 players, 2 spectators), 2 actions a second per room,
-a real game of 20 rounds (three safe rolls, six players BANK, a 7: 60 % of actions
-are players' BANKs, every one valid, and `rounds_log` grows). bankit's clients wait
-for acks; the naive server sends none, so an action's seq is counted. At each number
-of rooms the systems still passing run back to back; a system stops at its first
+a real game: `--game scripted` (the default), 20 rounds of three safe rolls, six
+players BANK, a 7 (60 % of actions are players' BANKs, every one valid, and
+`rounds_log` grows); `--game random`, 100 rounds of a random valid mix, 40 % fair
+rolls and 60 % BANKs by players who have not banked yet (the independent harness's
+game); `--rounds` changes the length; the header says which game was played.
+bankit's sockets ask for states as patches, as the pages do (`--whole-states`: they
+do not). bankit's clients wait for acks; the naive server sends none, so an action's
+seq is counted. At each number of rooms the systems still passing run back to back;
+a system stops at its first
 step over the limit (p99 > 100 ms, or any error; a failing step is run a second
 time first, since one stall of this shared machine can fail a step). Then memory:
 RSS growth for 2,000 idle spectators in one room, per socket. With `--runs N`
@@ -54,6 +59,11 @@ from bench.cluster import (
 SYSTEMS = ("naive", "sqlite", "redis", "memory")  # memory: opt-in, what the store costs
 DEFAULT_SYSTEMS = "naive,sqlite,redis"
 ROUNDS = 20  # the UI's default game: 200 actions, 100 s at 2 a second
+# --game: (bench/load.py's plan, default rounds, what the header says)
+GAMES = {
+    "scripted": ("game", ROUNDS, "scripted rounds (3 safe rolls, 6 BANKs, a 7)"),
+    "random": ("random", 100, "a random valid mix (40 % rolls, 60 % BANKs)"),
+}
 FULL_STEPS = "50,250,500,750,1000,1500,1750"
 QUICK_STEPS = "50,250"
 
@@ -130,14 +140,22 @@ class Server:
 
 
 def run_step(
-    system: str, rooms: int, warmup: float, seconds: float, profile: Path | None = None
+    system: str,
+    rooms: int,
+    warmup: float,
+    seconds: float,
+    profile: Path | None = None,
+    game: str = "scripted",
+    rounds: int = ROUNDS,
+    patches: bool = True,
 ) -> dict[str, Any]:
     if rooms * load.SOCKETS > FD_LIMIT:
         return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
     server = Server.start(system)
     spy = None
     try:
-        options = ("game", system != "naive", ROUNDS)
+        bankit = system != "naive"
+        options = (GAMES[game][0], bankit, rounds, bankit and patches)
         try:
             pipes, procs = load.start_workers(
                 [server.port], rooms, SOCKETS_PER_WORKER, warmup, seconds, *options
@@ -247,10 +265,11 @@ def one_run(
     for rooms in steps:
         for system in list(alive):
             profile = args.profile if system == "sqlite" and rooms == 500 and run == 1 else None
-            step = run_step(system, rooms, args.warmup, args.seconds, profile)
+            game = (args.game, args.rounds, args.patches)
+            step = run_step(system, rooms, args.warmup, args.seconds, profile, *game)
             if not step.get("ok") and "skipped" not in step:
                 print(row(system, step) + "  (retried once: the machine is shared)", flush=True)
-                step = run_step(system, rooms, args.warmup, args.seconds, profile)
+                step = run_step(system, rooms, args.warmup, args.seconds, profile, *game)
             table[system].append(step)
             print(row(system, step), flush=True)
             if not step.get("ok"):
@@ -413,13 +432,24 @@ def main() -> None:
         "--nice", type=int, default=0, help="e.g. -10 on a busy machine (as root): all ours"
     )
     parser.add_argument("--profile", type=Path, default=None, help="py-spy output folder")
+    parser.add_argument("--game", choices=sorted(GAMES), default="scripted")
+    parser.add_argument("--rounds", type=int, default=None, help="the game's length")
+    parser.add_argument(
+        "--whole-states",
+        dest="patches",
+        action="store_false",
+        help="bankit's clients do not ask for states as patches (the pages do)",
+    )
     args = parser.parse_args()
+    args.rounds = args.rounds or GAMES[args.game][1]
     quick = args.quick
     args.rooms = args.rooms or (QUICK_STEPS if quick else FULL_STEPS)
     args.seconds = args.seconds or (5.0 if quick else 15.0)
     args.warmup = args.warmup or 4.0  # Redis: ~100 ms hiccups in the first seconds
     args.idle = args.idle or (500 if quick else 2000)
-    if args.warmup + args.seconds > ROUNDS * len(load.GAME_ROUND) * load.PERIOD - 5:
+    if args.game == "scripted" and (
+        args.warmup + args.seconds > args.rounds * len(load.GAME_ROUND) * load.PERIOD - 5
+    ):
         parser.error("the game would end inside the window: fewer seconds")
     systems = args.systems.split(",")
     unknown = set(systems) - set(SYSTEMS)
@@ -433,7 +463,9 @@ def main() -> None:
     signal.signal(signal.SIGTERM, stop_on_term)  # a kill still stops this run's servers
     print(
         f"bench.compare {time.strftime('%Y-%m-%d %H:%M')}: systems {systems}, rooms {steps}, "
-        f"{args.warmup:g} s warm-up + {args.seconds:g} s, {args.runs} run(s), nice {args.nice}",
+        f"{args.warmup:g} s warm-up + {args.seconds:g} s, {args.runs} run(s), nice {args.nice}"
+        f"\ngame: {args.rounds} rounds of {GAMES[args.game][2]}; bankit's sockets get states "
+        + ("as patches (docs/protocol.md)" if args.patches else "whole"),
         flush=True,
     )
     runs = [one_run(systems, steps, args, n + 1) for n in range(args.runs)]

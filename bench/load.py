@@ -30,10 +30,13 @@ ROUND = ("roll", "roll", "roll", "bank", "seven")
 # bench/compare.py's game (issue 12): three safe rolls, six players BANK, a 7 ends the
 # round: 60 % of actions are players' BANKs, and each round grows `rounds_log`.
 GAME_ROUND = ("roll", "roll", "roll", *("bank",) * 6, "seven")
-PLANS = {"cluster": ROUND, "game": GAME_ROUND}
+RANDOM = ("random",)  # not a fixed round: `RandomMix` picks each action
+PLANS = {"cluster": ROUND, "game": GAME_ROUND, "random": RANDOM}
+BANK_SHARE = 0.6  # the random mix: 60 % players' BANKs, 40 % rolls (as the issue's harness)
 START_SEQ = 1 + PLAYERS + 1  # create, the joins, start
 # bankit's compact JSON, and json.dumps's default spacing (bench/naive.py)
 STATE_HEADS = (b'{"type":"state"', b'{"type":"welcom', b'{"type": "state"', b'{"type": "welco')
+PATCH_HEAD = b'{"type":"patch","seq":'  # the states-as-patches extension (bankit)
 DICE = {0: b"[1,2]", 1: b"[2,3]", 2: b"[4,5]"}
 
 
@@ -46,13 +49,47 @@ class Stats:
     state_bytes: list[int] = field(default_factory=list)  # the banker's states, in the window
 
 
+class RandomMix:
+    """A random valid game: each action a fair roll, or (BANK_SHARE of the time, when a
+    round is live) a BANK by a random player who has not banked in it. It follows the
+    rules as far as validity needs: a round is live after its first roll and ends with
+    a 7 after the three safe rolls, or when every player has banked."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+        self.rolls = 0
+        self.banked: set[int] = set()
+
+    def next(self) -> tuple[int | None, bytes]:
+        """(the BANKing player's index, or None for the banker's roll; the roll's dice)."""
+        rng = self.rng
+        waiting = [n for n in range(PLAYERS) if n not in self.banked]
+        if self.rolls and waiting and rng.random() < BANK_SHARE:
+            player = rng.choice(waiting)
+            self.banked.add(player)
+            if len(self.banked) == PLAYERS:
+                self.rolls, self.banked = 0, set()
+            return player, b""
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        self.rolls += 1
+        if self.rolls > 3 and sum(dice) == 7:
+            self.rolls, self.banked = 0, set()
+        return None, b"[%d,%d]" % dice
+
+
 class LoadRoom:
     """One table: its sockets, what each has seen, and the actions in flight."""
 
     def __init__(
-        self, code: str, stats: Stats, plan: tuple[str, ...] = ROUND, acks: bool = True
+        self,
+        code: str,
+        stats: Stats,
+        plan: tuple[str, ...] = ROUND,
+        acks: bool = True,
+        patches: bool = False,
     ) -> None:
         self.code = code
+        self.patches = patches  # every socket asks for states as patches (as the pages do)
         self.stats = stats
         self.plan = plan
         self.acks = acks  # False: a server that sends none (bench/naive.py); seqs are counted
@@ -65,6 +102,7 @@ class LoadRoom:
         self.acked: dict[int, float] = {}  # seq -> send time of its action
         self.next_id = 0
         self.player_ids: list[str] = []
+        self.mix = RandomMix(code) if plan == RANDOM else None
 
     def receiver(self, index: int) -> Any:
         def on_text(payload: bytes) -> None:
@@ -73,6 +111,11 @@ class LoadRoom:
                 if index == 0 and self.stats.measuring:
                     self.stats.state_bytes.append(len(payload))
                 self.on_state(index, tail_seq(payload))
+            elif head.startswith(PATCH_HEAD[:16]):  # its seq leads: no need to apply it here
+                if index == 0 and self.stats.measuring:
+                    self.stats.state_bytes.append(len(payload))
+                at = len(PATCH_HEAD)
+                self.on_state(index, int(payload[at : payload.index(b",", at)]))
             elif head.startswith(b'{"type":"ack"'):
                 message = orjson.loads(payload)
                 sent = self.sent_at.pop(message["id"], None)
@@ -112,7 +155,15 @@ class LoadRoom:
         kind = plan[at]
         self.next_id += 1
         action_id = f"a{self.next_id}"
-        if kind == "bank":
+        if self.mix is not None:
+            player, dice = self.mix.next()
+            if player is None:
+                sender = self.sockets[0]
+                payload = b'{"type":"roll","dice":%s,"id":"%s"}' % (dice, action_id.encode())
+            else:
+                sender = self.sockets[1 + player]
+                payload = b'{"type":"bank","id":"%s"}' % action_id.encode()
+        elif kind == "bank":
             nth = plan[:at].count("bank")  # distinct players within a round
             sender = self.sockets[1 + (step // len(plan) + nth) % PLAYERS]
             payload = b'{"type":"bank","id":"%s"}' % action_id.encode()
@@ -150,7 +201,10 @@ async def connect_room(room: LoadRoom, tokens: list[str], ports: list[int], inde
     for slot in range(SOCKETS):
         port = ports[(index + slot) % len(ports)]  # a room's sockets spread over the processes
         token = tokens[slot] if slot < len(tokens) else ""
-        path = f"/ws/rooms/{room.code}" + (f"?token={token}" if token else "")
+        query = "&".join(
+            (*(["patches=1"] if room.patches else []), *([f"token={token}"] if token else []))
+        )
+        path = f"/ws/rooms/{room.code}" + (f"?{query}" if query else "")
         receiver = room.receiver(slot)
         _, client = await loop.create_connection(
             lambda: WsClient(path, port, receiver),
@@ -179,6 +233,7 @@ async def setup(
     plan: tuple[str, ...] = ROUND,
     acks: bool = True,
     rounds: int = 100,
+    patches: bool = False,
 ) -> list[LoadRoom]:
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
@@ -188,7 +243,7 @@ async def setup(
         async def one(index: int) -> LoadRoom:
             async with gate:
                 made = await make_room(http, bases, index, rounds)
-                room = LoadRoom(made["code"], stats, plan, acks)
+                room = LoadRoom(made["code"], stats, plan, acks, patches)
                 await connect_room(room, made["tokens"], ports, index)
                 room.sockets[0].send(b'{"type":"start","id":"start"}')
                 if not acks:
@@ -243,6 +298,7 @@ def worker(
     plan: str = "cluster",
     acks: bool = True,
     rounds: int = 100,
+    patches: bool = False,
 ) -> None:
     """One load-generator process: set up, say ready, wait for go, play, report.
 
@@ -253,7 +309,7 @@ def worker(
     async def main() -> None:
         stats = Stats()
         try:
-            rooms = await setup(ports, count, first, stats, PLANS[plan], acks, rounds)
+            rooms = await setup(ports, count, first, stats, PLANS[plan], acks, rounds, patches)
         except Exception as error:  # noqa: BLE001 - report, do not hang the coordinator
             pipe.send({"error": f"setup failed: {error!r}"})
             return

@@ -31,6 +31,7 @@ const SHELL = [
   "/static/js/shell/install.js",
   "/static/js/shell/joinview.js",
   "/static/js/shell/lobbyview.js",
+  "/static/js/shell/patch.js",
   "/static/js/shell/room.js",
   "/static/js/shell/socket.js",
   "/static/js/shell/sound.js",

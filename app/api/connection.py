@@ -29,6 +29,8 @@ class Wire(Protocol):
     """What carries one socket's frames: the lean protocol (app/api/socket_protocol.py)
     or, under another ASGI server, Starlette's WebSocket (app/api/ws.py)."""
 
+    patches: bool  # the client asked for states as patches (`?patches=1`, docs/protocol.md)
+
     def write(self, text: str, frame: bytes | None) -> bool:
         """Send `text` now (`frame`: its text frame, built once for every socket), or
         False when the socket cannot take it now: the wire calls `Connection.flush` later.
@@ -81,6 +83,8 @@ class Connection:
         "identity",
         "key",
         "last_seq",
+        "patch_base",
+        "patches",
         "refused_in_a_row",
         "th",
         "wire",
@@ -105,6 +109,11 @@ class Connection:
         self.bucket = TokenBucket(rate, burst)
         self.refused_in_a_row = 0
         self.last_seq = 0
+        self.patches = wire.patches
+        # The seq of the last state this socket got as the hub's own frame, written at
+        # once: the only state a patch may apply to (a welcome's or a resync's state
+        # may differ from it in presence, at the same seq). 0: none.
+        self.patch_base = 0
         self._queue_limit = queue_limit
         self._queue: list[str | _StateSlot] = []  # short-lived and short: a list is smaller
         self._slot: _StateSlot | None = None
@@ -115,18 +124,42 @@ class Connection:
         self._gone_waiter: asyncio.Future[None] | None = None  # made when someone waits
 
     # -- sending (never awaits) ------------------------------------------------------------
-    def push_state(self, seq: int, text: str, frame: bytes | None = None) -> None:
-        """Send or queue a state unless this connection already has it or a newer one."""
+    def push_state(
+        self, seq: int, text: str, frame: bytes | None = None, published: bool = False
+    ) -> None:
+        """Send or queue a state unless this connection already has it or a newer one.
+
+        `published`: the room's frame of that seq, which the hub patches from."""
         if seq <= self.last_seq or self._close_code is not None:
             return
         self.last_seq = seq
+        self.patch_base = 0
         if self._slot is not None:
             self._slot.text = text
             return
         if self._started and not self._queue and self.wire.write(text, frame):
+            if published:
+                self.patch_base = seq
             return
         self._slot = _StateSlot(text)
         self._queue.append(self._slot)
+
+    def push_patch(self, seq: int, base: int, text: str, frame: bytes) -> bool:
+        """Send a state as a patch when this socket asked for them, has exactly the
+        state it applies to and nothing queued; False: send the whole state instead."""
+        if not self.patches or base != self.patch_base or base != self.last_seq:
+            return False
+        if self._queue or not self._started or self._close_code is not None:
+            return False
+        if not self.wire.write(text, frame):
+            return False
+        self.last_seq = self.patch_base = seq
+        return True
+
+    def resend_state(self, seq: int, text: str) -> None:
+        """The whole state again: the client's patches went wrong (it sent `sync`)."""
+        self.last_seq = min(self.last_seq, seq - 1)
+        self.push_state(seq, text)
 
     def push(self, text: str, frame: bytes | None = None) -> None:
         if self._close_code is not None:

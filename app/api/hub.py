@@ -22,6 +22,7 @@ from app.api.connection import (
     Connection,
 )
 from app.api.framing import text_frame
+from app.api.patch import diff
 from app.api.pending import Pending
 from app.bus.base import GONE, Bus, BusUnavailable, Frame
 from app.rooms import outgoing
@@ -39,6 +40,10 @@ class Hub:
         self.latest: dict[str, int] = {}  # highest seq a frame brought, per room with sockets
         self._resyncing: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        # The states-as-patches extension: per room with such sockets, how many, and
+        # the last state (its seq and decoded view) that the next patch applies to.
+        self._patching: dict[str, int] = {}
+        self._views: dict[str, tuple[int, Any]] = {}
         self.pending = Pending(bus, registry, self.on_reply, self._replies.__contains__)
 
     # -- membership ------------------------------------------------------------------
@@ -47,6 +52,8 @@ class Hub:
         if members is None:
             members = self.rooms[conn.code] = set()
         members.add(conn)
+        if conn.patches:
+            self._patching[conn.code] = self._patching.get(conn.code, 0) + 1
         self._replies[conn.key] = conn
         self.connections += 1
         try:  # every joiner waits until the room's channel is live (idempotent in the bus)
@@ -62,6 +69,12 @@ class Hub:
             return
         members.discard(conn)
         self.connections -= 1
+        if conn.patches:
+            left = self._patching.pop(conn.code) - 1
+            if left:
+                self._patching[conn.code] = left
+            else:
+                self._views.pop(conn.code, None)
         if not members:
             del self.rooms[conn.code]
             self.latest.pop(conn.code, None)
@@ -77,11 +90,13 @@ class Hub:
         gap = False  # a frame past the next seq: pub/sub lost some (Redis): fetch the snapshot
         if frame.kind == outgoing.STATE:
             wire = text_frame(frame.text.encode())  # framed once for every socket
+            patch = self._patch(code, frame) if code in self._patching else None
             for conn in members:
                 if conn.last_seq == 0:
                     continue  # not welcomed yet: its welcome carries this state or a newer one
                 gap = gap or frame.seq > conn.last_seq + 1
-                conn.push_state(frame.seq, frame.text, wire)
+                if patch is None or not conn.push_patch(frame.seq, *patch):
+                    conn.push_state(frame.seq, frame.text, wire, published=True)
         elif frame.kind == outgoing.PRESENCE:
             wire = text_frame(frame.text.encode())
             for conn in members:
@@ -101,6 +116,35 @@ class Hub:
                 conn.close(CLOSE_UNKNOWN_ROOM)
         if gap:
             self.resync(code)
+
+    def _patch(self, code: str, frame: Frame) -> tuple[int, str, bytes] | None:
+        """The state of `frame` as a patch against the room's previous state, once for
+        every socket that asked for patches: (the seq it applies to, its text, its
+        frame); None when there is no previous state or the whole state is as short."""
+        view = frame.view if frame.view is not None else orjson.loads(frame.text)["state"]
+        previous = self._views.get(code)
+        self._views[code] = (frame.seq, view)
+        if previous is None or previous[0] >= frame.seq:
+            return None
+        base, old = previous
+        ops = diff(old, view)
+        text = orjson.dumps({"type": "patch", "seq": frame.seq, "base": base, "ops": ops})
+        if len(text) >= len(frame.text):
+            return None
+        return base, text.decode(), text_frame(text)
+
+    def sync(self, conn: Connection) -> None:
+        """A client whose patches went wrong asks for the whole state (`sync`)."""
+        self.spawn(self._sync(conn), f"sync-{conn.code}")
+
+    async def _sync(self, conn: Connection) -> None:
+        try:
+            snapshot = await self.registry.snapshot(conn.code)
+        except BusUnavailable:
+            return
+        if snapshot is not None:
+            text = outgoing.state_text(orjson.dumps(snapshot["state"]))
+            conn.resend_state(snapshot["seq"], text)
 
     def welcomed(self, conn: Connection) -> None:
         """A frame newer than the welcome came while it was read: catch up from the snapshot."""

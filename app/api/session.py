@@ -238,6 +238,9 @@ class Session:
         if message.type == "ping":
             conn.push(pong(message.id))
             return
+        if message.type == "sync" and conn.patches:  # its patches went wrong: a whole state
+            self.services.hub.sync(conn)
+            return
         if conn.last_seq >= settings.max_log_events:  # the room's log has its bound
             conn.push(error_text("log_full", LOG_FULL, message.id))
             return

@@ -71,6 +71,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     proxies: ClassVar[_TrustedHosts | None] = None  # FORWARDED_ALLOW_IPS, read once
     peers: ClassVar[PeerCounts | None] = None  # open connections per address (__main__)
     session: Session | None = None
+    patches = False  # the client asked for states as patches (docs/protocol.md)
     _peer: str | None = None
 
     def connection_made(self, transport: Any) -> None:
@@ -113,9 +114,10 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             self.conn.parser = Protocol.parse(self.conn)
             next(self.conn.parser)
         self.start_keepalive()
-        token = dict(parse_qsl(query, keep_blank_values=True)).get("token")
+        params = dict(parse_qsl(query, keep_blank_values=True))
+        self.patches = params.get("patches") == "1"
         address = services.limits.key(self._client_host(event))
-        self.session = Session(services, self, route[1], route[2], token, address)
+        self.session = Session(services, self, route[1], route[2], params.get("token"), address)
         self.session.start()
 
     def _refuse(self, response: Response) -> None:

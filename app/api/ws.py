@@ -28,6 +28,7 @@ class StarletteWire:
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
+        self.patches = websocket.query_params.get("patches") == "1"  # docs/protocol.md
         self.session: Session | None = None
         self.sending = False
         self.closed = False

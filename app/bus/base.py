@@ -14,8 +14,8 @@ Bus backends know nothing of rooms or rules: snapshots and envelopes are opaque 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 GONE = "gone"  # the one kind of frame a bus makes itself: the room was freed
 
@@ -31,6 +31,9 @@ class Frame:
     kind: str
     seq: int
     text: str
+    # A state frame's view, decoded, as the room rendered it: handed over within one
+    # process (so the hub patches from it without parsing `text`); never sent on a wire.
+    view: Any = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,4 +135,34 @@ class DurableBus(Protocol):
 
     def queued(self, code: str) -> int:
         """Commands waiting in the room's inbox (an actor is stopped only at zero)."""
+        ...
+
+
+@runtime_checkable
+class Journal(Protocol):
+    """A bus that stores a room's events apart from its snapshot (SqliteBus).
+
+    Each log entry comes with a note: what the event changed beside the game state
+    that only the snapshot would otherwise hold (the command id it answered, tokens,
+    effects). The snapshot is then written only now and then; a room is restored from
+    the last one, the whole log (the game state) and the notes after it."""
+
+    async def append(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        records: Sequence[tuple[bytes, bytes]],
+        snapshot: bytes | None,
+        frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
+    ) -> bool:
+        """Store `records` (entry, note) and `snapshot` when given (it covers every
+        entry so far), then publish and answer; nothing to store: publish at once.
+
+        False if fenced (then nothing is stored, published or answered)."""
+        ...
+
+    async def load_journal(self, code: str) -> tuple[int, list[tuple[bytes, bytes | None]]]:
+        """How many entries the stored snapshot covers, and every entry with its note."""
         ...

@@ -15,10 +15,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import orjson
 
-from app.bus.base import Bus, BusUnavailable, Frame, Reply
+from app.bus.base import Bus, BusUnavailable, Frame, Journal, Reply
 from app.games.seam import Chance, Effect
 from app.rooms import envelope as envelopes
 from app.rooms import outgoing
@@ -27,6 +28,8 @@ from app.rooms.envelope import CommandEnvelope
 from app.rooms.room import Outcome, Room
 
 log = logging.getLogger("bankit.actor")
+
+SNAPSHOT_EVERY = 100  # events between two snapshots of a journaled room (and when it stops)
 
 
 def now_ms() -> int:
@@ -45,8 +48,13 @@ class RoomActor:
         effects: Effects | None = None,
         chance: Chance | None = None,
         store_views: bool = True,
+        journal: Journal | None = None,
     ) -> None:
         self.room = room
+        # A journal (one process's SQLite): events with their notes, the snapshot now
+        # and then; `_unsaved`: events and changes since the stored snapshot.
+        self.journal = journal
+        self._unsaved = 0
         self.store_views = store_views  # False: one process, whose readers ask `snapshot`
         self._stored = room.snapshot(with_view=store_views)  # the last committed record
         self._view = room.view_json  # and its view
@@ -80,9 +88,13 @@ class RoomActor:
     async def stop(self, release: bool = True) -> None:
         task, self._task = self._task, None
         if task is not None:
+            stepped_down = task.done()  # a failed write: its room is not what is stored
             self._stopping = True
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+            if self.journal is not None and self._unsaved and not stepped_down:
+                with contextlib.suppress(BusUnavailable):  # the log has every event anyway
+                    await self._save()
         if release:
             with contextlib.suppress(BusUnavailable):
                 await self.bus.release(self.code, self.epoch)
@@ -121,36 +133,103 @@ class RoomActor:
 
     async def _apply(self, batch: list[tuple[str, bytes]]) -> bool:
         entries: list[bytes] = []
+        notes: list[bytes] = []
         frames: list[Frame] = []
         replies: list[Reply] = []
         effects: list[Effect] = []
         now = now_ms()
+        room = self.room
         for _, raw in batch:
             envelope = envelopes.decode(raw)
+            tokens = dict(room.tokens) if self.journal is not None else room.tokens
             try:
-                outcome = self.room.handle(envelope, now, self.chance)
+                outcome = room.handle(envelope, now, self.chance)
             except Exception:  # a bug must answer its sender, not kill the room
                 log.exception("room %s: command failed", self.code)
                 command_id = getattr(envelope, "id", None)
                 failed = outgoing.refusal(command_id, "internal_error", "The server failed.")
                 outcome = Outcome(reply=failed)
             entries.extend(orjson.dumps(entry) for entry in outcome.entries)
+            if self.journal is not None and outcome.entries:  # one note per entry
+                notes.extend([b"{}"] * (len(outcome.entries) - 1))
+                notes.append(self._note(envelope, outcome.entries[-1], tokens, outcome.effects))
             frames.extend(outcome.frames)
             effects.extend(outcome.effects)
             if outcome.reply is not None and isinstance(envelope, CommandEnvelope) and envelope.key:
                 replies.append(Reply(envelope.node, envelope.key, outcome.reply))
         cursor = batch[-1][0]
-        stored = self.room.snapshot(with_view=self.store_views)
-        committed = await self.bus.commit(
-            self.code, self.epoch, cursor, stored, entries, frames, replies
-        )
+        if self.journal is not None:
+            committed = await self._append(cursor, entries, notes, frames, replies)
+        else:
+            stored = room.snapshot(with_view=self.store_views)
+            committed = await self.bus.commit(
+                self.code, self.epoch, cursor, stored, entries, frames, replies
+            )
+            if committed:
+                self._stored = stored
         if not committed:
             return False
-        self._stored, self._view = stored, self.room.view_json
+        self._view = room.view_json
         self.cursor = cursor
         self.applied += len(entries)
         await self._carry_out(effects)
         return True
+
+    def _note(
+        self,
+        envelope: envelopes.Envelope,
+        entry: dict[str, Any],
+        tokens: dict[str, str],
+        effects: list[Effect],
+    ) -> bytes:
+        """What an event changed that only the snapshot holds (see `Room._catch_up`)."""
+        note: dict[str, Any] = {}
+        command_id = envelope.id if isinstance(envelope, CommandEnvelope) else None
+        remembered = self.room.accepted.get(entry["by"])
+        if remembered is not None and remembered.get(command_id or "") == entry["seq"]:
+            note["id"] = command_id  # remembered for retries (not every command is)
+        if self.room.tokens != tokens:
+            note["tokens"] = self.room.tokens
+        if effects:
+            note["effects"] = [{"kind": e.kind, "id": e.id, "data": e.data} for e in effects]
+        return orjson.dumps(note)
+
+    async def _append(
+        self,
+        cursor: str,
+        entries: list[bytes],
+        notes: list[bytes],
+        frames: list[Frame],
+        replies: list[Reply],
+    ) -> bool:
+        """The journal's write: the snapshot only every SNAPSHOT_EVERY events."""
+        assert self.journal is not None
+        self._unsaved += len(entries) or 1  # a batch without event may change presence
+        snapshot = None
+        if self._unsaved >= SNAPSHOT_EVERY and entries:
+            snapshot = self.room.snapshot(with_view=False)
+        committed = await self.journal.append(
+            self.code,
+            self.epoch,
+            cursor,
+            list(zip(entries, notes, strict=True)),
+            snapshot,
+            frames,
+            replies,
+        )
+        if committed:
+            self._stored = self.room.snapshot(with_view=False) if snapshot is None else snapshot
+            if snapshot is not None:
+                self._unsaved = 0
+        return committed
+
+    async def _save(self) -> None:
+        """Store the room's snapshot (it stops, or goes idle): a restore then replays
+        no notes, and what no note holds (presence, effects done) is kept."""
+        assert self.journal is not None
+        snapshot = self.room.snapshot(with_view=False)
+        if await self.journal.append(self.code, self.epoch, self.cursor, [], snapshot, []):
+            self._stored, self._unsaved = snapshot, 0
 
     async def _carry_out(self, effects: list[Effect]) -> None:
         """Run committed effects, then tell the room (through its inbox) which are done."""

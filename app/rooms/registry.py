@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from app.bus.base import Bus, DurableBus
+from app.bus.base import Bus, DurableBus, Journal
 from app.bus.shared import SharedBus
 from app.config import Settings
 from app.games.registry import Game, GameRegistry
@@ -58,6 +58,11 @@ class RoomRegistry:
         self.applied_retired = 0  # events applied by actors that have stopped (metrics)
         self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
         self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
+        self._journal = bus if isinstance(bus, Journal) else None  # snapshots now and then
+        # Rooms waiting on disk: (last event ms, finished) as they left memory (or as
+        # stored, for those left on disk at start), so that the reaper sweeps them
+        # without reading the store.
+        self._waiting: dict[str, tuple[float, bool]] = {}
         self.stored = 0  # rooms on this process's disk (one process): the disk's cap
 
     async def start(self) -> None:
@@ -112,7 +117,8 @@ class RoomRegistry:
                 parent,
             )
             room.tokens = {**(tokens or {}), **room.tokens}
-            if await self.bus.create_room(code, room.snapshot(), orjson.dumps(entry)):
+            record = room.snapshot(with_view=self._journal is None)  # journaled: no views
+            if await self.bus.create_room(code, record, orjson.dumps(entry)):
                 self.stored += 1
                 await self._own(code)
                 return room.view
@@ -137,14 +143,27 @@ class RoomRegistry:
             return None
         snapshot: dict[str, Any] = orjson.loads(raw)
         if "state" not in snapshot:
-            entries = await self.log_entries(code)
-            if entries is None:
+            room = await self._restore(code, snapshot)
+            if room is None:
                 return None
-            game = self.games[snapshot["game"]]
-            room = Room.restore(game, snapshot, entries, self.settings.dedupe_ids)
             restored: dict[str, Any] = orjson.loads(room.snapshot())
             return restored
         return snapshot
+
+    async def _restore(self, code: str, snapshot: dict[str, Any]) -> Room | None:
+        """The room from its stored snapshot and log (and, journaled, the notes of the
+        events after the snapshot); None when its log is gone."""
+        notes: list[dict[str, Any]] = []
+        if self._journal is not None:
+            covered, rows = await self._journal.load_journal(code)
+            entries = [orjson.loads(entry) for entry, _ in rows]
+            notes = [orjson.loads(note or b"{}") for _, note in rows[covered:]]
+        else:
+            entries = await self.log_entries(code) or []
+        if not entries:
+            return None
+        game = self.games[snapshot["game"]]
+        return Room.restore(game, snapshot, entries, self.settings.dedupe_ids, notes)
 
     async def exists(self, code: str) -> bool:
         """The room is live here or stored (not yet freed), without loading it."""
@@ -223,8 +242,13 @@ class RoomRegistry:
         ]
         if not idle:
             return False
-        await min(idle, key=lambda actor: actor.room.updated_at).stop()
+        await self._evict(min(idle, key=lambda actor: actor.room.updated_at))
         return len(self.actors) < self.settings.max_rooms
+
+    async def _evict(self, actor: RoomActor) -> None:
+        """Out of memory, to wait on disk; the reaper's sweep knows it from here."""
+        await actor.stop()
+        self._waiting[actor.code] = (actor.room.updated_at, actor.room.finished)
 
     async def _own(self, code: str) -> RoomActor | None:
         """Become the room's owner if nobody is; restore it from its snapshot and log.
@@ -234,13 +258,11 @@ class RoomRegistry:
         epoch = await self.bus.claim(code)
         if epoch is None:
             return None
-        snapshot = await self.snapshot(code)
-        entries = await self.log_entries(code)
-        if snapshot is None or entries is None:
+        raw = await self.bus.load_snapshot(code)
+        room = None if raw is None else await self._restore(code, orjson.loads(raw))
+        if room is None:
             await self.bus.release(code, epoch)
             raise UnknownRoom(code)
-        game = self.games[snapshot["game"]]
-        room = Room.restore(game, snapshot, entries, self.settings.dedupe_ids)
         cursor = await self.bus.load_cursor(code)
         renew = self.settings.lease_seconds / 3 if self._shared else None
         actor = RoomActor(
@@ -252,8 +274,10 @@ class RoomRegistry:
             self._forget,
             self.effects,
             store_views=self._shared,
+            journal=self._journal,
         )
         self.actors[code] = actor
+        self._waiting.pop(code, None)
         actor.start()
         if self._evicts:
             await self._drop_old_sockets(actor)
@@ -265,10 +289,14 @@ class RoomRegistry:
         if not isinstance(self.bus, DurableBus):
             return
         for code in await self.bus.stored_rooms():
-            if len(self.actors) >= self.settings.max_rooms:
-                break
-            with contextlib.suppress(UnknownRoom):
-                await self._own(code)
+            if len(self.actors) < self.settings.max_rooms:
+                with contextlib.suppress(UnknownRoom):
+                    await self._own(code)
+            elif self._evicts:  # the reaper's sweep knows it from its stored record
+                raw = await self.bus.load_snapshot(code)
+                if raw is not None:
+                    record = orjson.loads(raw)
+                    self._waiting[code] = (record["updated_at"], record.get("finished", False))
 
     async def _drop_old_sockets(self, actor: RoomActor) -> None:
         """One process: presence another node counted is from before a restart (its
@@ -314,7 +342,7 @@ class RoomRegistry:
                 and actor.waiting
                 and self._store().queued(code) == 0  # stopping it now cuts nothing short
             ):
-                await actor.stop()
+                await self._evict(actor)
         if self._evicts:
             freed.extend(await self._reap_stored(now))
         return freed
@@ -328,19 +356,15 @@ class RoomRegistry:
         return (settings.finished_room_seconds if finished else settings.room_idle_seconds) * 1000
 
     async def _reap_stored(self, now: float) -> list[str]:
-        """Free the rooms waiting on disk whose time is up (by their stored record)."""
+        """Free the rooms waiting on disk whose time is up (from what they were as they
+        left memory: no read of the store, no stall of the loop with thousands)."""
         freed = []
-        for n, code in enumerate(await self._store().stored_rooms()):
-            if n % 100 == 99:
-                await asyncio.sleep(0)  # thousands of finished rooms: let sockets in between
-            if code in self.actors:
+        for code, (updated_at, finished) in list(self._waiting.items()):
+            if code in self.actors:  # back in memory (it is forgotten here when it leaves)
                 continue
-            raw = await self.bus.load_snapshot(code)
-            if raw is None:
-                continue
-            record = orjson.loads(raw)
-            idle_ms = now - record["updated_at"]
-            if idle_ms >= self._kept_ms(record.get("finished", False)) and code not in self.actors:
+            idle_ms = now - updated_at
+            if idle_ms >= self._kept_ms(finished):
+                del self._waiting[code]
                 await self.bus.delete_room(code)
                 self.stored -= 1
                 freed.append(code)

@@ -133,8 +133,10 @@ class Room:
         snapshot: Mapping[str, Any],
         entries: list[dict[str, Any]],
         dedupe_limit: int,
+        notes: Sequence[Mapping[str, Any]] = (),
     ) -> Room:
-        """Rebuild from the persisted snapshot and the log it belongs to."""
+        """Rebuild from the persisted snapshot and the log it belongs to; `notes`: one per
+        entry logged after the snapshot (the last ones), see `_catch_up`."""
         timeline = Timeline.replay(game.rules, entries)
         roles = Succession()
         for entry in entries:
@@ -143,7 +145,7 @@ class Room:
         effects = {
             e["id"]: Effect(e["kind"], e["id"], e["data"]) for e in snapshot.get("effects", [])
         }
-        return cls(
+        room = cls(
             snapshot["code"],
             game,
             timeline,
@@ -161,6 +163,26 @@ class Room:
             roles=roles,
             fair=FairDice.from_record(snapshot.get("fair")),
         )
+        if notes:
+            for entry, note in zip(entries[len(entries) - len(notes) :], notes, strict=True):
+                room._catch_up(entry, note)
+            room._render()
+        return room
+
+    def _catch_up(self, entry: Mapping[str, Any], note: Mapping[str, Any]) -> None:
+        """Redo what an event logged after the snapshot did beside the game state (the
+        timeline replays the whole log): as `_command` did, from the entry and its note
+        (the command id, the tokens when they changed, the effects it stored)."""
+        self.seq, self.last_hash = entry["seq"], entry["hash"]
+        self.updated_at = max(self.updated_at, entry["at"])
+        for player_id in self.rules.seating(Event(entry["type"], entry["data"])).unseated:
+            self._forget(player_id)
+        if "tokens" in note:
+            self.tokens = dict(note["tokens"])
+        for e in note.get("effects", ()):
+            self.effects[e["id"]] = Effect(e["kind"], e["id"], e["data"])
+        if note.get("id") is not None:
+            self._remember(entry["by"], note["id"])
 
     def snapshot(self, with_view: bool = True) -> bytes:
         """The room's record; without its view (`with_view` False) where nobody reads it
@@ -215,7 +237,7 @@ class Room:
         return any(self.presence.values())
 
     def state_frame(self) -> Frame:
-        return Frame(outgoing.STATE, self.seq, self.state_text)
+        return Frame(outgoing.STATE, self.seq, self.state_text, self.view)
 
     # -- applying --------------------------------------------------------------------
     def handle(self, envelope: Envelope, now: int, chance: Chance | None = None) -> Outcome:

@@ -113,9 +113,13 @@ async def test_a_finished_game_is_still_viewable_after_a_restart(tmp_path: Path)
     server.kill()
     with sqlite3.connect(tmp_path / "data" / "bankit.sqlite3") as conn:
         (raw,) = conn.execute("SELECT snapshot FROM rooms WHERE code = ?", (table.code,)).fetchone()
+        (logged,) = conn.execute(
+            "SELECT count(*) FROM entries WHERE code = ? AND note IS NOT NULL", (table.code,)
+        ).fetchone()
     stored = json.loads(raw)
     assert "state" not in stored, "one process stores no view: the log rebuilds it"
-    assert stored["seq"] == finished["seq"]
+    assert stored["seq"] == 1, "the snapshot is written now and then, not at every event"
+    assert logged == finished["seq"] - 1, "every later event is in the log with its note"
 
     server = restarted(tmp_path, server, env)
     assert without_presence(table.state()) == without_presence(finished)

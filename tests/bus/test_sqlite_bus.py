@@ -159,7 +159,7 @@ async def test_a_failed_write_is_unavailable_and_changes_nothing(tmp_path: Path)
     await bus.create_room(code, b"s", b"e")
     epoch = await bus.claim(code)
     with sqlite3.connect(path) as conn:  # a stray row where the next entry would go
-        conn.execute("INSERT INTO entries VALUES (?, 1, ?)", (code, b"stray"))
+        conn.execute("INSERT INTO entries VALUES (?, 1, ?, NULL)", (code, b"stray"))
     with pytest.raises(BusUnavailable):
         await bus.commit(code, epoch, "1", b"s1", [b"e1"], [], [])
     assert await bus.load_snapshot(code) == b"s"

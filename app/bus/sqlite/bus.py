@@ -19,13 +19,13 @@ from typing import IO
 from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
 from app.bus.local import Live, LocalBus
 from app.bus.sqlite.file import (
-    SCHEMA,
     Checkpointer,
     DataDirInUse,
     Synchronous,
     Writer,
     connect,
     file_of,
+    migrate,
 )
 
 __all__ = ["DataDirInUse", "SqliteBus", "file_of"]
@@ -67,13 +67,14 @@ class SqliteBus(LocalBus[_Stored]):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = self._take_lock()
         conn = connect(self.path, self.synchronous)
-        conn.executescript(SCHEMA)
+        migrate(conn)
         self._writer = Writer(conn, self.threaded)
         self._reader = connect(self.path, self.synchronous)
         self._checkpointer = Checkpointer(self.path, self.synchronous, self._writer)
         self._checkpointer.start()
         for code, cursor, log_len in self._reader.execute(
-            "SELECT code, cursor, log_len FROM rooms"
+            "SELECT code, cursor, (SELECT max(n) + 1 FROM entries WHERE entries.code = rooms.code)"
+            " FROM rooms"
         ):
             self._rooms[code] = _Stored(log_len=log_len, submitted=_after(cursor))
 
@@ -143,7 +144,7 @@ class SqliteBus(LocalBus[_Stored]):
 
         def insert(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO rooms VALUES (?, ?, '0', 1)", (code, snapshot))
-            conn.execute("INSERT INTO entries VALUES (?, 0, ?)", (code, first_entry))
+            conn.execute("INSERT INTO entries VALUES (?, 0, ?, NULL)", (code, first_entry))
 
         try:
             await writer.run(insert)
@@ -196,14 +197,14 @@ class SqliteBus(LocalBus[_Stored]):
         if live is None:
             return False
         first, live.log_len = live.log_len, live.log_len + len(entries)
-        rows = [(code, first + n, entry) for n, entry in enumerate(entries)]
+        rows = [(code, first + n, entry, None) for n, entry in enumerate(entries)]
 
         def store(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "UPDATE rooms SET snapshot = ?, cursor = ?, log_len = ? WHERE code = ?",
                 (snapshot, cursor, first + len(rows), code),
             )
-            conn.executemany("INSERT INTO entries VALUES (?, ?, ?)", rows)
+            conn.executemany("INSERT INTO entries VALUES (?, ?, ?, ?)", rows)
 
         try:
             await writer.run(store)
@@ -212,3 +213,56 @@ class SqliteBus(LocalBus[_Stored]):
             raise
         self._publish(code, frames, replies)
         return True
+
+    async def append(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        records: Sequence[tuple[bytes, bytes]],
+        snapshot: bytes | None,
+        frames: Sequence[Frame],
+        replies: Sequence[Reply] = (),
+    ) -> bool:
+        """The `Journal` write: entries with their notes, the snapshot only when given.
+
+        A batch that made no event (refusals, presence) and brings no snapshot writes
+        nothing; the rows of every room that appends in one turn of the loop share one
+        transaction (`Writer.run`)."""
+        writer, _ = self._db()
+        live = self._owner(code, epoch)
+        if live is None:
+            return False
+        if not records and snapshot is None:
+            self._publish(code, frames, replies)
+            return True
+        first, live.log_len = live.log_len, live.log_len + len(records)
+        rows = [(code, first + n, entry, note) for n, (entry, note) in enumerate(records)]
+        covered = live.log_len
+
+        def store(conn: sqlite3.Connection) -> None:
+            if rows:
+                conn.executemany("INSERT INTO entries VALUES (?, ?, ?, ?)", rows)
+            if snapshot is not None:
+                conn.execute(
+                    "UPDATE rooms SET snapshot = ?, cursor = ?, log_len = ? WHERE code = ?",
+                    (snapshot, cursor, covered, code),
+                )
+
+        try:
+            await writer.run(store)
+        except BusUnavailable:
+            live.log_len = first
+            raise
+        self._publish(code, frames, replies)
+        return True
+
+    async def load_journal(self, code: str) -> tuple[int, list[tuple[bytes, bytes | None]]]:
+        _, reader = self._db()
+        row = reader.execute("SELECT log_len FROM rooms WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return 0, []
+        rows = reader.execute("SELECT entry, note FROM entries WHERE code = ? ORDER BY n", (code,))
+        return int(row[0]), [
+            (bytes(entry), None if note is None else bytes(note)) for entry, note in rows
+        ]

@@ -1,10 +1,12 @@
 """The SQLite file of the one-process store: its schema, its writer, its checkpoints.
 
-- `synchronous=NORMAL`: a commit is a write() to the WAL, no fsync (~15 µs): it runs
-  inline on the event loop. It survives a crash of the process, not of the machine.
+- `synchronous=NORMAL`: a commit is a write() to the WAL, no fsync: it runs inline on
+  the event loop, and the writes every room asks for in one turn of the loop go
+  together in one transaction at the start of the next turn (group commit). It
+  survives a crash of the process, not of the machine.
 - `synchronous=FULL`: every transaction is fsynced (~0.2 ms or more). It runs in a
-  writer thread, and the commits of every room that arrive while one is being written
-  go to disk together, in one transaction (group commit: one fsync for all of them).
+  writer thread, and the writes of every room that arrive while one group is being
+  written go to disk together, in one transaction (one fsync for all of them).
 
 Checkpoints (copying the WAL into the file, with an fsync even in NORMAL) run in a
 thread of their own, every CHECKPOINT_SECONDS when something was written: left to
@@ -39,9 +41,18 @@ CREATE TABLE IF NOT EXISTS entries (
     code TEXT NOT NULL,
     n INTEGER NOT NULL,
     entry BLOB NOT NULL,
+    note BLOB,
     PRIMARY KEY (code, n)
 ) WITHOUT ROWID;
 """
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Create the tables; a file from before notes gets the column (NULL: no note)."""
+    conn.executescript(SCHEMA)
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(entries)")}
+    if "note" not in columns:
+        conn.execute("ALTER TABLE entries ADD COLUMN note BLOB")
 
 
 def connect(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
@@ -68,25 +79,38 @@ class Writer:
         self._executor = ThreadPoolExecutor(1, "sqlite-writer") if threaded else None
         self._pending: list[tuple[Work, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._scheduled = False  # inline: a group is due at the next turn of the loop
 
     async def run(self, work: Work) -> None:
-        """Write `work` in a transaction; BusUnavailable (nothing stored) if SQLite fails."""
+        """Write `work` in a transaction; BusUnavailable (nothing stored) if SQLite fails.
+
+        Whatever every room asks for in one turn of the event loop goes into one
+        transaction (SQLite's cost is per transaction far more than per row): inline,
+        at the start of the next turn; in the thread, while the previous group is written."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._pending.append((work, future))
+        if self._flusher is None and not self._scheduled:
+            if self._executor is None:
+                self._scheduled = True
+                loop.call_soon(self._flush_inline)
+            else:
+                self._flusher = asyncio.create_task(self._flush())
         try:
-            await self._run(work)
+            await future
         except sqlite3.Error as error:
             raise BusUnavailable(f"sqlite: {error}") from error
 
-    async def _run(self, work: Work) -> None:
-        if self._executor is None:
-            error = self._write([work])[0]
-            if error is not None:
-                raise error
+    def _flush_inline(self) -> None:
+        self._scheduled = False
+        group, self._pending = self._pending, []
+        if not group:  # `close` wrote it already
             return
-        future = asyncio.get_running_loop().create_future()
-        self._pending.append((work, future))
-        if self._flusher is None:
-            self._flusher = asyncio.create_task(self._flush())
-        await future
+        try:
+            errors = self._write([work for work, _ in group])
+        except Exception as error:  # the whole group failed (disk full, I/O error)
+            errors = [error] * len(group)
+        self._settle(group, errors)
 
     async def _flush(self) -> None:
         """Write everything pending; what arrives meanwhile waits for the next group."""
@@ -100,54 +124,46 @@ class Writer:
                     errors = await loop.run_in_executor(self._executor, self._write, works)
                 except Exception as error:  # the whole group failed (disk full, I/O error)
                     errors = [error] * len(group)
-                for (_, future), error_or_none in zip(group, errors):
-                    if future.done():  # its waiter was cancelled
-                        continue
-                    if error_or_none is None:
-                        future.set_result(None)
-                    else:
-                        future.set_exception(error_or_none)
+                self._settle(group, errors)
         finally:
             self._flusher = None
 
-    def _write(self, group: list[Work]) -> list[Exception | None]:
-        """One transaction; each work item of a group in a savepoint, so that one failure
-        spoils only itself (one item alone needs none: its failure rolls it all back)."""
-        if len(group) == 1:
-            return [self._write_one(group[0])]
-        errors: list[Exception | None] = []
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            for work in group:
-                self.conn.execute("SAVEPOINT item")
-                try:
-                    work(self.conn)
-                except sqlite3.Error as error:
-                    self.conn.execute("ROLLBACK TO item")
-                    errors.append(error)
-                else:
-                    errors.append(None)
-                self.conn.execute("RELEASE item")
-            self.conn.execute("COMMIT")
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
-        self.transactions += 1
-        if self.truncate_wanted:
-            self._truncate()
-        return errors
+    @staticmethod
+    def _settle(
+        group: list[tuple[Work, asyncio.Future[None]]], errors: list[Exception | None]
+    ) -> None:
+        for (_, future), error_or_none in zip(group, errors):
+            if future.done():  # its waiter was cancelled (the write landed all the same)
+                continue
+            if error_or_none is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error_or_none)
 
-    def _write_one(self, work: Work) -> Exception | None:
+    def _write(self, group: list[Work]) -> list[Exception | None]:
+        """One transaction for the whole group. Should an item fail, the group is
+        written again with each item in a savepoint, so that it spoils only itself."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             try:
-                work(conn)
-            except sqlite3.Error as error:
+                for work in group:
+                    work(conn)
+            except sqlite3.Error:
                 conn.execute("ROLLBACK")
-                return error
+                if len(group) == 1:
+                    raise
+                conn.execute("BEGIN IMMEDIATE")
+                errors = [self._savepoint(work) for work in group]
+            else:
+                errors = [None] * len(group)
             conn.execute("COMMIT")
+        except sqlite3.Error as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if len(group) == 1:
+                return [error]
+            raise
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -155,6 +171,18 @@ class Writer:
         self.transactions += 1
         if self.truncate_wanted:
             self._truncate()
+        return errors
+
+    def _savepoint(self, work: Work) -> Exception | None:
+        conn = self.conn
+        conn.execute("SAVEPOINT item")
+        try:
+            work(conn)
+        except sqlite3.Error as error:
+            conn.execute("ROLLBACK TO item")
+            return error
+        finally:
+            conn.execute("RELEASE item")
         return None
 
     def _truncate(self) -> None:
@@ -182,6 +210,8 @@ class Writer:
         self.conn.execute("PRAGMA incremental_vacuum").fetchall()  # each step frees a page
 
     async def close(self) -> None:
+        if self._executor is None:
+            self._flush_inline()
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
         if self._executor is not None:

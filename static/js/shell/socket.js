@@ -7,6 +7,8 @@
 // event drops it at once. Hidden pages do not ping (phones sleep); on becoming
 // visible a page pings at once.
 
+import { applyPatch } from "./patch.js";
+
 const PING_EVERY_MS = 1_000; // the server allows 100 messages/s; pings are not room events
 const PONG_WITHIN_MS = 2_500; // silence this long, while visible, means the link is dead
 const WELCOME_WITHIN_MS = 3_000; // a socket that opened into a dead link never welcomes
@@ -42,6 +44,8 @@ export class RoomSocket {
     this.counter = 0;
     this.pending = new Map(); // id -> {message, resolve, timer, sent}
     this.seq = -1;
+    this.state = null; // the newest state: what the next patch applies to
+    this.syncing = false; // a whole state was asked for: patches wait for it
     this.attempt = 0;
     this.ws = null;
     this.live = false;
@@ -60,7 +64,8 @@ export class RoomSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const token = this.token ? `&token=${encodeURIComponent(this.token)}` : "";
+    const query = `?patches=1${token}`; // states as patches (docs/protocol.md, an extension)
     return `${scheme}://${location.host}/ws/${this.collection}/${this.code}${query}`;
   }
 
@@ -92,6 +97,8 @@ export class RoomSocket {
         this.live = true;
         this.attempt = 0;
         this.seq = message.state.seq;
+        this.state = message.state;
+        this.syncing = false;
         this.report("live");
         this.handlers.welcome(message.you, message.state);
         this.flush();
@@ -101,7 +108,12 @@ export class RoomSocket {
       case "state":
         if (message.state.seq <= this.seq) return; // coalesced or late: keep the newest
         this.seq = message.state.seq;
+        this.state = message.state;
+        this.syncing = false;
         this.handlers.state(message.state);
+        break;
+      case "patch":
+        this.patched(message);
         break;
       case "presence":
         this.handlers.presence?.(message.connected, message);
@@ -113,6 +125,25 @@ export class RoomSocket {
       default:
         break; // pong, and whatever a newer server adds
     }
+  }
+
+  /** A state as a patch of the one we have; a gap or a misfit asks for the whole state. */
+  patched(message) {
+    if (message.seq <= this.seq || this.syncing) return;
+    let state = null;
+    try {
+      if (message.base === this.seq) state = applyPatch(this.state, message.ops);
+    } catch {
+      state = null;
+    }
+    if (state === null || state.seq !== message.seq) {
+      this.syncing = true;
+      this.ws.send(JSON.stringify({ type: "sync" }));
+      return;
+    }
+    this.seq = state.seq;
+    this.state = state;
+    this.handlers.state(state);
   }
 
   answer(message) {

@@ -1,0 +1,107 @@
+"""One process's journal: events go to the log with their notes, the snapshot only now
+and then, and a room restored from the last snapshot and the notes after it is the
+room that was live (the ids it answered, its tokens, its seq and chain)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+import orjson
+
+from app.bus.sqlite.bus import file_of
+from app.rooms.envelope import CommandEnvelope
+from app.rooms.registry import RoomRegistry
+from tests.rooms.test_registry_snapshot import one_process
+
+
+def command(role: str, pid: str | None, id_: str | None, **cmd: object) -> CommandEnvelope:
+    server = cmd.get("type") == "join"
+    th = f"{pid}".ljust(64, "0") if server else None
+    return CommandEnvelope(
+        role,
+        pid if not server else None,
+        id_,
+        orjson.dumps(cmd).decode(),
+        "",
+        "",
+        th=th,
+        server=server,
+    )
+
+
+async def committed(registry: RoomRegistry, code: str, seq: int) -> dict[str, object]:
+    actor = registry.actors[code]
+    deadline = time.monotonic() + 10
+    while (record := orjson.loads(actor.snapshot))["seq"] < seq:
+        assert time.monotonic() < deadline, f"seq {seq} was never committed"
+        await asyncio.sleep(0.01)
+    return dict(record)
+
+
+def crash_copy(source: Path, target: Path) -> None:
+    """The file as a kill -9 would leave it: what is committed, nothing saved at stop."""
+    target.mkdir()
+    with sqlite3.connect(file_of(source)) as src, sqlite3.connect(file_of(target)) as dst:
+        src.backup(dst)
+
+
+async def test_a_room_restored_from_its_snapshot_and_notes_is_the_live_room(
+    tmp_path: Path,
+) -> None:
+    async with one_process(tmp_path / "live") as registry:
+        games = registry.games
+        code = (await registry.create(games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
+        script = [
+            command("system", "p1", None, type="join", player_id="p1", name="Ann"),
+            command("system", "p2", None, type="join", player_id="p2", name="Bob"),
+            command("system", "p3", None, type="join", player_id="p3", name="Cy"),
+            command("banker", None, "c1", type="kick", player_id="p3"),
+            CommandEnvelope(  # the banker's role moves to a new token (the old one stops)
+                "banker",
+                None,
+                "h1",
+                '{"type":"hand_over","principal":"banker"}',
+                "",
+                "",
+                th="n" * 64,
+                server=True,
+            ),
+            command("banker", None, "c2", type="start"),
+            command("banker", None, "c3", type="roll", dice=[3, 4]),
+            command("banker", None, "c4", type="roll", dice=[6, 4]),
+            command("banker", None, "c5", type="roll", dice=[1, 2]),
+            command("player", "p1", "b1", type="bank"),
+            command("player", "p2", "b1", type="unbank"),  # refused: costs nothing durable
+        ]
+        for envelope in script:
+            assert registry.submit_nowait(code, envelope)
+        live = await committed(registry, code, 11)
+        await asyncio.sleep(0.05)  # the refusal's batch, if apart, is answered by now
+        crash_copy(tmp_path / "live", tmp_path / "crashed")
+        with sqlite3.connect(file_of(tmp_path / "crashed")) as conn:
+            (raw,) = conn.execute("SELECT snapshot FROM rooms WHERE code = ?", (code,)).fetchone()
+            notes = [
+                orjson.loads(note)
+                for (note,) in conn.execute(
+                    "SELECT note FROM entries WHERE code = ? AND n > 0 ORDER BY n", (code,)
+                )
+            ]
+        assert orjson.loads(raw)["seq"] == 1, "only the creation's snapshot is stored"
+        assert len(notes) == 10, "one note per event; the refusal wrote nothing"
+        ids = [None] * 3 + ["c1", None, "c2", "c3", "c4", "c5", "b1"]  # hand-overs: no dedupe
+        assert [n.get("id") for n in notes] == ids
+        assert all("tokens" in notes[n] for n in (0, 3, 4)), "joins, kicks, hand-overs"
+
+    async with one_process(tmp_path / "crashed") as again:
+        restored = await again.snapshot(code)
+        assert restored is not None
+        assert restored == live
+        assert restored["accepted"] == {
+            "banker": {"c1": 5, "c2": 7, "c3": 8, "c4": 9, "c5": 10},
+            "p1": {"b1": 11},
+        }
+        assert "p3" not in restored["tokens"].values(), "the kicked player's token is gone"
+        assert restored["tokens"].get("n" * 64) == "banker" and "b" * 64 not in restored["tokens"]
