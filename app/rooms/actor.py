@@ -192,6 +192,8 @@ class RoomActor:
             note["tokens"] = self.room.tokens
         if effects:
             note["effects"] = [{"kind": e.kind, "id": e.id, "data": e.data} for e in effects]
+        if self.room.fair is not None and "dice_reveal" in entry.get("fair", {}):
+            note["fair_seed"] = self.room.fair.seed  # the fresh secret: in no log (fair-dice.md)
         return orjson.dumps(note)
 
     async def _append(

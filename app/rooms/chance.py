@@ -136,6 +136,17 @@ class FairDice:
         drawn, self.drawn = self.drawn, []
         return drawn
 
+    def catch_up(self, logged: Mapping[str, Any], fresh_seed: str | None) -> None:
+        """Redo what an entry logged after the snapshot did to the dice (`Room._catch_up`):
+        its draws, the seed a phone sent, and a reveal (whose fresh seed only its note has)."""
+        self.draws = max([self.draws, *(draw["n"] for draw in logged.get("drawn", ()))])
+        if "client_seed" in logged:
+            self.clients.append(logged["client_seed"])
+        reveal = logged.get("dice_reveal")
+        if reveal is not None and fresh_seed is not None:
+            self.revealed.append({"commit": reveal["commit"], "seed": reveal["seed"]})
+            self.seed = fresh_seed
+
     def reveal(self) -> dict[str, str]:
         """Show the seed and commit to a fresh one (an undo may reopen the game)."""
         shown = {"commit": self.commit, "seed": self.seed}

@@ -183,6 +183,8 @@ class Room:
             self.effects[e["id"]] = Effect(e["kind"], e["id"], e["data"])
         if note.get("id") is not None:
             self._remember(entry["by"], note["id"])
+        if self.fair is not None:
+            self.fair.catch_up(entry.get("fair", {}), note.get("fair_seed"))
 
     def snapshot(self, with_view: bool = True) -> bytes:
         """The room's record; without its view (`with_view` False) where nobody reads it
