@@ -244,3 +244,23 @@ async def test_a_virtual_tournament_reveals_and_its_rerolls_and_table_rolls_chec
     rerolls = [e for e in events if e["type"] == "reroll"]
     assert len(rerolls) >= 2 and all(e["fair"]["drawn"] for e in rerolls)
     assert assert_dice_check_out(events) == draws_in(events)  # rerolls and the tables' codes
+
+
+async def test_the_fresh_seed_of_a_reveal_survives_a_restart(tmp_path: Path) -> None:
+    env = {"BANKIT_DATA_DIR": str(tmp_path / "data")}
+    server = start_server(tmp_path, env)
+    table, _ = await virtual_game_rolled(server, 0)
+    banker = await Client.connect(server.ws_url, table.code, table.banker_token)
+    await roll_bank_to_the_end(banker, table)  # revealed, and a fresh seed committed
+    await banker.close()
+    server.kill()
+    server = start_server(tmp_path, env, port=server.port)
+    try:
+        banker = await Client.connect(server.ws_url, table.code, table.banker_token)
+        await banker.ok(type="undo")  # reopened: the next rolls come from the fresh seed
+        await roll_bank_to_the_end(banker, table)
+        events = table.log()
+        assert [e["type"] for e in events].count("undo") == 1
+        assert assert_dice_check_out(events) == draws_in(events)
+    finally:
+        server.kill()
