@@ -22,10 +22,12 @@ const SHELL = [
   "/static/js/shell/chrome.js",
   "/static/js/shell/die.js",
   "/static/js/shell/dom.js",
+  "/static/js/shell/fairdice.js",
   "/static/js/shell/feel.js",
   "/static/js/shell/games.js",
   "/static/js/shell/handover.js",
   "/static/js/shell/home.js",
+  "/static/js/shell/housefold.js",
   "/static/js/shell/install.js",
   "/static/js/shell/joinview.js",
   "/static/js/shell/lobbyview.js",
@@ -34,6 +36,7 @@ const SHELL = [
   "/static/js/shell/socket.js",
   "/static/js/shell/sound.js",
   "/static/js/shell/store.js",
+  "/static/js/shell/trust.js",
   "/static/js/shell/watch.js",
 ];
 const NETWORK_WITHIN_MS = 4000; // bad Wi-Fi: after this the cached shell answers

@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.rooms.timeline import Timeline
 from tests.bank_support import BANK
+from tests.fair import assert_dice_check_out
 
 Message = dict[str, Any]
 _ids = itertools.count(1)
@@ -155,3 +156,4 @@ def assert_replays_to(events: list[dict[str, Any]], state: dict[str, Any]) -> No
     served["players"] = [{**p, "connected": False} for p in state["players"]]
     assert rebuilt == served
     assert events[-1]["seq"] == state["seq"]
+    assert_dice_check_out(events)  # every fair draw re-checks (docs/fair-dice.md)

@@ -77,7 +77,13 @@ async def join_room(
     services = services_of(request)
     by_banker = authorization is not None and await is_creator(services, code, authorization)
     return await seat_player(
-        services, code, body.name, "rooms", phone=body.phone, by_banker=by_banker
+        services,
+        code,
+        body.name,
+        "rooms",
+        phone=body.phone,
+        by_banker=by_banker,
+        client_seed=body.client_seed,
     )
 
 
@@ -172,6 +178,7 @@ async def seat_player(
     *,
     phone: bool = True,
     by_banker: bool = False,
+    client_seed: str | None = None,
 ) -> PlayerJoined:
     """A `join` through the room's single order; its answer decides."""
     code = code.upper()
@@ -185,6 +192,8 @@ async def seat_player(
         command["phone"] = False
     if by_banker:
         command["by_banker"] = True
+    if client_seed is not None:
+        command["client_seed"] = client_seed  # the room logs it (docs/fair-dice.md)
     try:
         join = game.server_command(command)
     except BadCommand:  # the JSON of the name itself is broken (a lone surrogate)

@@ -60,6 +60,8 @@ class JoinRoom(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
     name: Annotated[str, Field(max_length=MAX_NAME * 8)]
     phone: bool = True  # False: the banker seats someone who plays without a phone
+    # extension: a phone's share of the room's fair dice (docs/fair-dice.md)
+    client_seed: Annotated[str, Field(pattern=r"^[0-9a-f]{16,64}$")] | None = None
 
 
 class ErrorDetail(BaseModel):

@@ -58,6 +58,8 @@ class Game:
     collection: str = "rooms"  # its URLs: /api/<collection>/{code}, /ws/<collection>/{code}
     scoresheet: Scoresheet | None = None  # GET /api/<collection>/{code}/scoresheet.csv
     routes: APIRouter | None = None  # endpoints of its own, mounted while it is registered
+    draws: Callable[[Mapping[str, Any]], bool] = lambda options: False  # from its create data:
+    # may such a room draw chance? It then commits to a server seed (docs/fair-dice.md)
     _socket: TypeAdapter[Any] = field(init=False, repr=False)
     _inbox: TypeAdapter[Any] = field(init=False, repr=False)
     tags: frozenset[str] = field(init=False)

@@ -11,7 +11,7 @@ a command needs (dice, a seating drawn by lot) is drawn through `Chance` inside
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -50,6 +50,47 @@ class Chance(Protocol):
     def dice(self, count: int, sides: int = 6) -> tuple[int, ...]: ...
 
     def shuffle(self, items: Sequence[T]) -> list[T]: ...
+
+
+# -- the room's fair dice as a game's state shows them (docs/fair-dice.md) ----------------
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    commit: str  # the SHA-256 of the seed the next draw comes from
+    revealed: tuple[tuple[str, str], ...] = ()  # (commit, seed) of every seed shown
+
+    def view(self) -> dict[str, Any]:
+        return {
+            "commit": self.commit,
+            "revealed": [{"commit": c, "seed": s} for c, s in self.revealed],
+        }
+
+
+class HasFairness(Protocol):
+    @property
+    def fair(self) -> Fairness | None: ...
+
+
+F = TypeVar("F", bound=HasFairness)
+
+
+def fairness_of(options: Mapping[str, Any]) -> Fairness | None:
+    """The commitment of the create event (None: this room never draws)."""
+    commit = options.get("dice_commit")
+    return Fairness(commit) if isinstance(commit, str) else None
+
+
+def revealing(state: F, data: Mapping[str, Any]) -> F:
+    """The state once an event revealed the seed (any event may: the one ending the game)."""
+    reveal = data.get("dice_reveal")
+    if reveal is None or state.fair is None:
+        return state
+    shown = (*state.fair.revealed, (str(reveal["commit"]), str(reveal["seed"])))
+    return replace(state, fair=Fairness(str(reveal["next_commit"]), shown))  # type: ignore[type-var]
+
+
+def fairness_view(state: HasFairness) -> dict[str, Any]:
+    """The state's `fair` key (extension), or nothing for a room that never draws."""
+    return {} if state.fair is None else {"fair": state.fair.view()}
 
 
 @dataclass(frozen=True, slots=True)

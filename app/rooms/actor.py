@@ -23,7 +23,6 @@ from app.bus.base import Bus, BusUnavailable, Frame, Journal, Reply
 from app.games.seam import Chance, Effect
 from app.rooms import envelope as envelopes
 from app.rooms import outgoing
-from app.rooms.chance import FairChance
 from app.rooms.effects import Effects, Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.room import Outcome, Room
@@ -65,7 +64,7 @@ class RoomActor:
         self.renew_seconds = renew_seconds
         self.on_exit = on_exit
         self.effects = effects or Effects()
-        self.chance = chance or FairChance()
+        self.chance = chance  # None: the room's own (its fair dice, or the OS's CSPRNG)
         self.applied = 0
         self.waiting = False  # for its next commands: stopping it now interrupts nothing
         self._stopping = False
@@ -193,6 +192,8 @@ class RoomActor:
             note["tokens"] = self.room.tokens
         if effects:
             note["effects"] = [{"kind": e.kind, "id": e.id, "data": e.data} for e in effects]
+        if self.room.fair is not None and "dice_reveal" in entry.get("fair", {}):
+            note["fair_seed"] = self.room.fair.seed  # the fresh secret: in no log (fair-dice.md)
         return orjson.dumps(note)
 
     async def _append(

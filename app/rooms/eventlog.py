@@ -31,9 +31,18 @@ def chain(prev: str, entry: Mapping[str, Any]) -> str:
 
 
 def make_entry(
-    prev: str, seq: int, at: int, type_: str, by: str, data: Mapping[str, Any]
+    prev: str,
+    seq: int,
+    at: int,
+    type_: str,
+    by: str,
+    data: Mapping[str, Any],
+    fair: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """`fair`: what the room's fair dice add beside the event's data (docs/fair-dice.md)."""
     entry: dict[str, Any] = {"seq": seq, "at": at, "type": type_, "by": by, "data": dict(data)}
+    if fair:
+        entry["fair"] = dict(fair)
     entry["hash"] = chain(prev, entry)
     return entry
 

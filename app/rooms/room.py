@@ -17,8 +17,9 @@ import orjson
 
 from app.bus.base import Frame
 from app.games.registry import BadCommand, Game
-from app.games.seam import Chance, Effect, Event, RuleError, Rules, Sender, Undo
+from app.games.seam import Chance, Effect, Event, RuleError, Rules, Seating, Sender, Undo
 from app.rooms import outgoing, succession
+from app.rooms.chance import SECRET_CHANCE, FairDice, client_seed
 from app.rooms.envelope import (
     CommandEnvelope,
     DropNodeEnvelope,
@@ -60,8 +61,10 @@ class Room:
         origin: str | None = None,
         parent: str | None = None,
         roles: Succession | None = None,
+        fair: FairDice | None = None,
     ) -> None:
         self.code = code
+        self.fair = fair  # the committed dice of a room that draws (docs/fair-dice.md)
         self.game = game
         self.timeline = timeline
         self.rules: Rules[Any] = game.rules
@@ -100,8 +103,10 @@ class Room:
 
         `creator_hashes`: the tokens of its creator's principal (a banker, an organiser)."""
         data = {"game": game.name, **options}
-        timeline = Timeline(game.rules, data)
-        entry = make_entry(GENESIS, 1, now, "create", game.rules.creator, data)
+        fair = FairDice.new() if game.draws(data) else None
+        commit = {"dice_commit": fair.commit} if fair is not None else {}
+        timeline = Timeline(game.rules, {**data, **commit})
+        entry = make_entry(GENESIS, 1, now, "create", game.rules.creator, data, commit)
         room = cls(
             code,
             game,
@@ -117,6 +122,7 @@ class Room:
             dedupe_limit=dedupe_limit,
             origin=origin,
             parent=parent,
+            fair=fair,
         )
         return room, entry
 
@@ -155,6 +161,7 @@ class Room:
             origin=snapshot.get("origin"),
             parent=snapshot.get("parent"),
             roles=roles,
+            fair=FairDice.from_record(snapshot.get("fair")),
         )
         if notes:
             for entry, note in zip(entries[len(entries) - len(notes) :], notes, strict=True):
@@ -176,6 +183,8 @@ class Room:
             self.effects[e["id"]] = Effect(e["kind"], e["id"], e["data"])
         if note.get("id") is not None:
             self._remember(entry["by"], note["id"])
+        if self.fair is not None:
+            self.fair.catch_up(entry.get("fair", {}), note.get("fair_seed"))
 
     def snapshot(self, with_view: bool = True) -> bytes:
         """The room's record; without its view (`with_view` False) where nobody reads it
@@ -200,6 +209,8 @@ class Room:
             "updated_at": self.updated_at,
             "finished": self.finished,  # the reaper's, for rooms it keeps on disk only
         }
+        if self.fair is not None:
+            record["fair"] = self.fair.record()  # the secret seed: never served
         if with_view:
             record["state"] = orjson.Fragment(self._view_json)  # encoded once, in _render
         return orjson.dumps(record)
@@ -231,7 +242,8 @@ class Room:
         return Frame(outgoing.STATE, self.seq, self.state_text, self.view)
 
     # -- applying --------------------------------------------------------------------
-    def handle(self, envelope: Envelope, now: int, chance: Chance) -> Outcome:
+    def handle(self, envelope: Envelope, now: int, chance: Chance | None = None) -> Outcome:
+        """`chance`: what a test scripts; None: the room's fair dice (or the OS's CSPRNG)."""
         match envelope:
             case CommandEnvelope():
                 return self._command(envelope, now, chance)
@@ -244,7 +256,7 @@ class Room:
                 return Outcome()
         raise TypeError(f"not an envelope: {envelope!r}")
 
-    def _command(self, envelope: CommandEnvelope, now: int, chance: Chance) -> Outcome:
+    def _command(self, envelope: CommandEnvelope, now: int, chance: Chance | None) -> Outcome:
         sender = Sender(envelope.role, envelope.pid)
         command_id = envelope.id
         if envelope.auth is not None and self.tokens.get(envelope.auth) != sender.by:
@@ -260,22 +272,32 @@ class Room:
         seen = self.accepted.get(sender.by)
         if command_id is not None and seen is not None and command_id in seen:
             return Outcome(reply=outgoing.ack(command_id, seen[command_id]))
+        fair = self.fair if chance is None else None
+        if fair is not None:
+            fair.begin()
         try:
-            event = self._decide(sender, command, chance)
+            event = self._decide(sender, command, chance or fair or SECRET_CHANCE)
         except RuleError as error:
+            if fair is not None:
+                fair.cancel()
             return Outcome(reply=outgoing.refusal(command_id, error.code, error.message))
 
         seq = self.seq + 1  # raised only once the event applied: a failure leaves no gap
+        seating = self.rules.seating(event)
+        extra: dict[str, Any] = {}
+        if fair is not None and event.type != "undo":
+            extra = self._fair_extra(fair, envelope, seating, event, seq)
         if event.type == "undo":
             self.timeline.undo(event.data["undone_seq"])
+        elif extra:  # the rules read what the fair dice add as a replay of the log does
+            self.timeline.apply(Event(event.type, {**event.data, **extra}, event.effects), seq)
         else:
             self.timeline.apply(event, seq)
         self.seq = seq
-        entry = make_entry(self.last_hash, seq, now, event.type, sender.by, event.data)
+        entry = make_entry(self.last_hash, seq, now, event.type, sender.by, event.data, extra)
         self.last_hash = entry["hash"]
         self.updated_at = now
         outcome = Outcome(reply=outgoing.ack(command_id, seq), entries=[entry])
-        seating = self.rules.seating(event)
         if envelope.th is not None:
             for player_id in seating.seated:
                 self.tokens[envelope.th] = player_id
@@ -291,6 +313,27 @@ class Room:
         self._render()
         outcome.frames.insert(0, self.state_frame())
         return outcome
+
+    def _fair_extra(
+        self, fair: FairDice, envelope: CommandEnvelope, seating: Seating, event: Event, seq: int
+    ) -> dict[str, Any]:
+        """What the fair dice log beside the event's data: its draws, the seed a joining
+        phone sent, the seed revealed when it ends the game (docs/fair-dice.md)."""
+        extra: dict[str, Any] = {}
+        drawn = fair.take_drawn()
+        if drawn:
+            extra["drawn"] = drawn
+        if envelope.server and seating.seated:
+            seed = client_seed(orjson.loads(envelope.cmd))
+            if seed is not None:
+                fair.clients.append(seed)
+                extra["client_seed"] = seed
+        state = self.timeline.state
+        if not self.rules.finished(state) and self.rules.finished(
+            self.rules.evolve(state, event, seq)
+        ):
+            extra["dice_reveal"] = fair.reveal()
+        return extra
 
     def _succession(self, envelope: CommandEnvelope, sender: Sender, now: int) -> Outcome:
         """A hand-over command (app/rooms/succession.py): logged, then the tokens rebound."""

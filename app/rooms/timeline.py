@@ -16,6 +16,13 @@ from app.rooms.succession import EVENTS as ROLE_EVENTS
 S = TypeVar("S")
 
 
+def with_fair(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An entry's data as the rules read it: with what the fair dice logged beside it
+    (its keys are the rules' `dice_commit`, `dice_reveal`...: docs/fair-dice.md)."""
+    fair = entry.get("fair")
+    return {**entry["data"], **fair} if fair else entry["data"]
+
+
 class Barred(Exception):
     """An undo would reach back past one of the policy's barriers."""
 
@@ -61,12 +68,12 @@ class Timeline(Generic[S]):
         """Rebuild from log entries (the first is `create`)."""
         iterator = iter(entries)
         first = next(iterator)
-        timeline = cls(rules, first["data"])
+        timeline = cls(rules, with_fair(first))
         for entry in iterator:
             if entry["type"] in ROLE_EVENTS:  # who holds a role: the room's, not the game's
                 continue
             if entry["type"] == "undo":
                 timeline.undo(entry["data"]["undone_seq"])
             else:
-                timeline.apply(Event(entry["type"], entry["data"]), entry["seq"])
+                timeline.apply(Event(entry["type"], with_fair(entry)), entry["seq"])
         return timeline

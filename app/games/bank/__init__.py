@@ -21,7 +21,13 @@ from app.games.bank.rules import (
     Start,
     Unbank,
 )
+from app.games.common import BANK_HOUSE_RULES, virtual_rolls
 from app.games.registry import Game
+
+HOUSE = BANK_HOUSE_RULES  # (lowest, highest, seed's) of each house rule
+SafeRolls = Annotated[int, Field(ge=HOUSE["safe_rolls"][0], le=HOUSE["safe_rolls"][1])]
+SevenPoints = Annotated[int, Field(ge=HOUSE["seven_points"][0], le=HOUSE["seven_points"][1])]
+MinBank = Annotated[int, Field(ge=HOUSE["min_bank"][0], le=HOUSE["min_bank"][1])]
 
 
 class CreateBank(BaseModel):
@@ -29,6 +35,11 @@ class CreateBank(BaseModel):
     game: Literal["bank"] = "bank"
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 20
     roll_entry: Literal["banker", "roller", "virtual"] = "banker"
+    # house rules (extensions; absent: the seed's rules, and the create event as before)
+    safe_rolls: SafeRolls | None = None
+    seven_points: SevenPoints | None = None
+    min_bank: MinBank | None = None
+    doubles: Literal["double", "double_add"] | None = None
 
 
 class TableLink(BaseModel):
@@ -63,4 +74,5 @@ def make_game(settings: Settings) -> Game:
         server_options=CreateTable,
         commands=(Start, Roll, Bank, Unbank, Kick, PlayAgain),
         server_commands=(Join, Lock, Spawned, AddBanker),
+        draws=virtual_rolls,
     )

@@ -37,6 +37,7 @@ from app.games.bank.state import (
     SAFE_ROLLS,
     BankState,
     Dice,
+    HouseRules,
     Player,
     TableOf,
     after_bank,
@@ -46,7 +47,7 @@ from app.games.bank.state import (
     roll_value,
 )
 from app.games.bank.view import view
-from app.games.common import Kick, Start, join_kick_seating
+from app.games.common import Kick, Start, bank_house_rules, join_kick_seating
 from app.games.names import MAX_NAME, clean_name, name_taken
 from app.games.seam import (
     SYSTEM,
@@ -58,10 +59,14 @@ from app.games.seam import (
     Seating,
     Sender,
     UndoPolicy,
+    fairness_of,
+    revealing,
 )
 
 ROLL_ENTRIES = ("banker", "roller", "virtual")
 MAX_ROUNDS = 100
+
+
 AGAIN = "again"  # the id of play_again's create_room effect
 
 __all__ = [
@@ -131,6 +136,8 @@ class BankRules:
             table=table,
             previous_game=previous,
             no_phone=frozenset(options.get("no_phone") or ()),
+            house=HouseRules(**bank_house_rules(options)),
+            fair=fairness_of(options),
         )
         for seat in options.get("seats") or ():  # a made room is seated from its first event
             pid = seat["player_id"]
@@ -233,6 +240,9 @@ class BankRules:
             raise RuleError(
                 "just_joined", f"{player.name} joined during this round: BANK after the next roll."
             )
+        minimum = state.house.min_bank
+        if minimum is not None and state.bank < minimum:
+            raise RuleError("below_min_bank", f"House rules: no BANK below {minimum}.")
         data: dict[str, Any] = {"player_id": target, "amount": state.bank}
         if sender.role == "banker":
             data["by_banker"] = True
@@ -313,7 +323,11 @@ class BankRules:
         if not kept:
             raise RuleError("not_enough_players", "A game needs at least one player.")
         seats = [{"player_id": p.id, "name": p.name} for p in kept]
-        options: dict[str, Any] = {"rounds": state.rounds, "roll_entry": state.roll_entry}
+        options: dict[str, Any] = {
+            "rounds": state.rounds,
+            "roll_entry": state.roll_entry,
+            **state.house.differences(),
+        }
         phoneless = [p.id for p in kept if not p.has_phone]
         if phoneless:
             options["no_phone"] = phoneless
@@ -342,6 +356,9 @@ class BankRules:
 
     # -- evolve ------------------------------------------------------------------
     def evolve(self, state: BankState, event: Event, seq: int) -> BankState:
+        return revealing(self._evolve(state, event, seq), event.data)
+
+    def _evolve(self, state: BankState, event: Event, seq: int) -> BankState:
         data = event.data
         if event.type == "roll":
             if "dice" in data:

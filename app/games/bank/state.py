@@ -11,10 +11,35 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from app.games.seam import Fairness
+
 SAFE_ROLLS = 3
+SAFE_SEVEN = 70  # what a 7 adds during the safe rolls
 Status = Literal["lobby", "playing", "finished"]
 Dice = tuple[int, int]
 Ending = Literal["seven", "all_banked"]
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The table's own variants, chosen at create (the defaults are the seed's rules)."""
+
+    safe_rolls: int = SAFE_ROLLS  # the first rolls of a round, on which a 7 adds
+    seven_points: int = SAFE_SEVEN  # what a 7 adds during them
+    min_bank: int | None = None  # no one may BANK while the BANK is below it
+    doubles: Literal["double", "double_add"] = "double"  # from the first risky roll on
+
+    def differences(self) -> dict[str, int | str]:
+        """The variants that differ from the seed's rules (the state's `house_rules`, and
+        the options "Play again" and a tournament's tables carry)."""
+        return {
+            name: value
+            for name in ("safe_rolls", "seven_points", "min_bank", "doubles")
+            if (value := getattr(self, name)) != getattr(SEED_RULES, name)
+        }
+
+
+SEED_RULES = HouseRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +143,8 @@ class BankState:
     next_game: str | None = None
     previous_game: str | None = None
     no_phone: frozenset[str] = frozenset()  # seats of a played-again game without a phone
+    house: HouseRules = SEED_RULES
+    fair: Fairness | None = None  # the room's committed dice (virtual rolls)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)
@@ -128,19 +155,23 @@ class BankState:
         return self.locked or self.again
 
 
-def roll_value(bank: int, roll_number: int, dice: Dice) -> int | None:
+def roll_value(
+    bank: int, roll_number: int, dice: Dice, house: HouseRules = SEED_RULES
+) -> int | None:
     """The BANK after roll number `roll_number` (1-based), or None when a 7 ends the round."""
-    return total_value(bank, roll_number, dice[0] + dice[1], dice[0] == dice[1])
+    return total_value(bank, roll_number, dice[0] + dice[1], dice[0] == dice[1], house)
 
 
-def total_value(bank: int, roll_number: int, total: int, doubles: bool) -> int | None:
+def total_value(
+    bank: int, roll_number: int, total: int, doubles: bool, house: HouseRules = SEED_RULES
+) -> int | None:
     """`roll_value` for a roll known by its total (a total entered alone is never doubles)."""
-    if roll_number <= SAFE_ROLLS:
-        return bank + (70 if total == 7 else total)
+    if roll_number <= house.safe_rolls:
+        return bank + (house.seven_points if total == 7 else total)
     if total == 7:
         return None
     if doubles:
-        return bank * 2
+        return bank * 2 + (total if house.doubles == "double_add" else 0)
     return bank + total
 
 
@@ -164,7 +195,7 @@ def noted(state: BankState, change: Change) -> tuple[Change, ...]:
 def after_roll(state: BankState, dice: Dice | None, total: int, roller: str, seq: int) -> BankState:
     number = state.roll_count + 1
     doubles = dice is not None and dice[0] == dice[1]
-    value = total_value(state.bank, number, total, doubles)
+    value = total_value(state.bank, number, total, doubles, state.house)
     rolled = replace(
         state,
         roll_count=number,

@@ -13,7 +13,7 @@ from app.games.bank.state import (
     RoundResult,
     TableOf,
 )
-from app.games.seam import Connected
+from app.games.seam import Connected, fairness_view
 
 
 def view(state: BankState, connected: Connected) -> dict[str, Any]:
@@ -69,6 +69,8 @@ def view(state: BankState, connected: Connected) -> dict[str, Any]:
         "next_game": state.next_game,
         "previous_game": state.previous_game,
         **_tournament_view(state.table),
+        **({"house_rules": house} if (house := state.house.differences()) else {}),
+        **fairness_view(state),
     }
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
 from app.games.bunco import scoresheet
-from app.games.bunco.rules import BuncoRules, Ring, Roll
+from app.games.bunco.rules import BELL_RANGE, THREE_RANGE, BuncoRules, Ring, Roll
 from app.games.common import Join, Kick, Start
 from app.games.registry import Game
 
@@ -25,6 +25,10 @@ class CreateBunco(BaseModel):
     game: Literal["bunco"] = "bunco"
     sets: Annotated[int, Field(ge=1, le=MAX_SETS)] = 1
     roll_entry: Literal["virtual", "roller", "banker"] = "virtual"
+    # house rules (extensions; absent: the seed's rules, and the create event as before)
+    bell_at: Annotated[int, Field(ge=BELL_RANGE[0], le=BELL_RANGE[1])] | None = None
+    three_of_a_kind: Annotated[int, Field(ge=THREE_RANGE[0], le=THREE_RANGE[1])] | None = None
+    movement: Literal["seed", "common"] | None = None
 
 
 def make_game(settings: Settings) -> Game:
@@ -36,4 +40,5 @@ def make_game(settings: Settings) -> Game:
         commands=(Start, Roll, Ring, Kick),
         server_commands=(Join,),
         scoresheet=scoresheet.rows,
+        draws=lambda options: True,  # the seating by lot, whatever the roll entry
     )

@@ -1,10 +1,12 @@
 """The end of a Bunco round: who won at each table, and where everyone sits next.
 
-Movement: the High table's winners go to the Low table, every other table's winners
-one table up. At each table the two who stayed (the losers) take seats 0 and 1 and
-the two who arrived take seats 2 and 3, each pair in its old seat order; as teams are
-seats 0+2 and 1+3, each new team pairs a stayer with an arrival, so every partnership
-of the round just played is broken. Seat 0, a stayer, rolls first.
+Movement (the seed's): the High table's winners go to the Low table, every other
+table's winners one table up. The common house rule: the High table's winners stay,
+its losers go to the Low table, every other table's winners one table up. At each
+table the two who stayed take seats 0 and 1 and the two who arrived seats 2 and 3,
+each pair in its old seat order; as teams are seats 0+2 and 1+3, each new team pairs a
+stayer with an arrival, so every partnership of the round just played is broken. Seat
+0, a stayer, rolls first.
 """
 
 from __future__ import annotations
@@ -12,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from app.games.bunco.state import ROUNDS_PER_SET, BuncoState, RoundResult, Table, TableResult
+from app.games.bunco.state import (
+    ROUNDS_PER_SET,
+    BuncoState,
+    Movement,
+    RoundResult,
+    Table,
+    TableResult,
+)
 
 
 def table_result(table: Table) -> TableResult:
@@ -26,14 +35,22 @@ def table_result(table: Table) -> TableResult:
     )
 
 
-def moved(results: Sequence[TableResult]) -> tuple[tuple[str, ...], ...]:
+def moved(
+    results: Sequence[TableResult], movement: Movement = "seed"
+) -> tuple[tuple[str, ...], ...]:
     """The seats of every table after the move (High first)."""
     count = len(results)
+    common = movement == "common"
     seatings: list[tuple[str, ...]] = []
     for index, result in enumerate(results):
         source = (index + 1) % count  # from one table down; the Low table's from High
-        stayers = _in_seat_order(result.losers, result.seats)
-        arrivals = _in_seat_order(results[source].winners, results[source].seats)
+        arriving = results[source].winners
+        if common and index == count - 1:
+            arriving = results[0].losers  # the High table's losers go to Low
+        stayers = _in_seat_order(
+            result.winners if common and index == 0 else result.losers, result.seats
+        )
+        arrivals = _in_seat_order(arriving, results[source].seats)
         seatings.append((stayers[0], stayers[1], arrivals[0], arrivals[1]))
     return tuple(seatings)
 
@@ -61,7 +78,7 @@ def finish_round(state: BuncoState) -> BuncoState:
     )
     if state.last_round:
         return replace(ended, status="finished", phase=None)
-    seatings = moved(results)
+    seatings = moved(results, state.house.movement)
     next_set, next_round = state.set, state.round + 1
     if next_round > ROUNDS_PER_SET:
         next_set, next_round = state.set + 1, 1

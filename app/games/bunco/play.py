@@ -12,12 +12,13 @@ from dataclasses import replace
 
 from app.games.bunco.movement import finish_round
 from app.games.bunco.state import (
-    BELL_AT,
     BUNCO,
     ROLLOFF_TURNS,
     SEATS,
+    SEED_RULES,
     BuncoState,
     Dice3,
+    HouseRules,
     LastRoll,
     Table,
     roll_points,
@@ -25,9 +26,11 @@ from app.games.bunco.state import (
 )
 
 
-def rolled(table: Table, dice: Dice3, target: int, seq: int) -> Table:
+def rolled(
+    table: Table, dice: Dice3, target: int, seq: int, house: HouseRules = SEED_RULES
+) -> Table:
     """The table after its roller's roll: a roll scoring 0 passes the dice to seat + 1."""
-    points = roll_points(dice, target)
+    points = roll_points(dice, target, house)
     gained = (points, 0) if team_of(table.roller_seat) == 0 else (0, points)
     scores = (table.scores[0] + gained[0], table.scores[1] + gained[1])
     after = replace(table, scores=scores, last_roll=LastRoll(dice, table.roller, points, seq))
@@ -46,13 +49,13 @@ def apply_roll(state: BuncoState, index: int, dice: Dice3, seq: int) -> BuncoSta
     """The night after a roll at table `index` (decided earlier, so it is legal)."""
     table = state.tables[index]
     roller = table.roller
-    after = rolled(table, dice, state.round, seq)
+    after = rolled(table, dice, state.round, seq, state.house)
     tables = (*state.tables[:index], after, *state.tables[index + 1 :])
     players = state.players
     if after.last_roll is not None and after.last_roll.points == BUNCO:
         players = tuple(replace(p, buncos=p.buncos + 1) if p.id == roller else p for p in players)
     state = replace(state, tables=tables, players=players)
-    if state.phase == "playing" and index == 0 and max(after.scores) >= BELL_AT:
+    if state.phase == "playing" and index == 0 and max(after.scores) >= state.house.bell_at:
         return ring_bell(state, roller)
     if state.phase == "rolloff" and not any(t.rolloff for t in state.tables):
         return finish_round(state)

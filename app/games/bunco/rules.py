@@ -29,6 +29,7 @@ from app.games.bunco.state import (
     SEATS,
     BuncoState,
     Dice3,
+    HouseRules,
     Player,
     Table,
 )
@@ -44,6 +45,8 @@ from app.games.seam import (
     Seating,
     Sender,
     UndoPolicy,
+    fairness_of,
+    revealing,
 )
 
 BANKER = "banker"
@@ -68,6 +71,26 @@ class Ring:
 Command = Start | Roll | Ring | Kick | Join
 
 
+BELL_RANGE = (5, 100)  # house rules: the points that ring the bell
+THREE_RANGE = (0, 21)  # house rules: three of a kind of another number
+MOVEMENTS = ("seed", "common")
+
+
+def house_rules(options: Mapping[str, Any]) -> HouseRules:
+    """The create options' variants (absent: the seed's rules); RuleError when out of range."""
+    seed = HouseRules()
+    bell_at = options.get("bell_at", seed.bell_at)
+    three = options.get("three_of_a_kind", seed.three_of_a_kind)
+    movement = options.get("movement", seed.movement)
+    if type(bell_at) is not int or not BELL_RANGE[0] <= bell_at <= BELL_RANGE[1]:
+        raise RuleError("bad_bell_at", "bell_at is a whole number from 5 to 100.")
+    if type(three) is not int or not THREE_RANGE[0] <= three <= THREE_RANGE[1]:
+        raise RuleError("bad_three_of_a_kind", "three_of_a_kind is a whole number from 0 to 21.")
+    if movement not in MOVEMENTS:
+        raise RuleError("bad_movement", "movement is seed or common.")
+    return HouseRules(bell_at, three, movement)
+
+
 class BuncoRules:
     """Bunco behind the `Rules` seam: one room holds every table of the night."""
 
@@ -88,7 +111,9 @@ class BuncoRules:
             raise RuleError("bad_sets", "sets is a whole number from 1 to 10.")
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is virtual, roller or banker.")
-        return BuncoState(sets=sets, roll_entry=roll_entry)
+        return BuncoState(
+            sets=sets, roll_entry=roll_entry, house=house_rules(options), fair=fairness_of(options)
+        )
 
     def decide(self, state: BuncoState, sender: Sender, command: Any, chance: Chance) -> Event:
         if isinstance(command, Roll):
@@ -104,6 +129,9 @@ class BuncoRules:
         raise RuleError("bad_message", "Bunco has no such command.")
 
     def evolve(self, state: BuncoState, event: Event, seq: int) -> BuncoState:
+        return revealing(self._evolve(state, event, seq), event.data)
+
+    def _evolve(self, state: BuncoState, event: Event, seq: int) -> BuncoState:
         data = event.data
         if event.type == "roll":
             dice: Dice3 = (data["dice"][0], data["dice"][1], data["dice"][2])

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from app.games.seam import Fairness
+
 Status = Literal["lobby", "playing", "finished"]
 Phase = Literal["waiting", "playing", "rolloff"]
 Dice3 = tuple[int, int, int]
@@ -23,10 +25,38 @@ MAX_PLAYERS = 24
 PLAYER_COUNTS = frozenset(range(8, MAX_PLAYERS + 1, SEATS))
 
 
-def roll_points(dice: Dice3, target: int) -> int:
+Movement = Literal["seed", "common"]
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The table's own variants, chosen at create (the defaults are the seed's rules).
+
+    `movement`: "seed", the High table's winners go to the Low table and every other
+    table's winners one up; "common", the High table's winners stay, its losers go to the
+    Low table and every other table's winners move up one."""
+
+    bell_at: int = BELL_AT  # the points at the High table that ring the bell
+    three_of_a_kind: int = THREE_OF_A_KIND  # three of a kind of another number
+    movement: Movement = "seed"
+
+    def differences(self) -> dict[str, int | str]:
+        """The variants that differ from the seed's rules (the state's `house_rules`)."""
+        seed = SEED_RULES
+        return {
+            name: getattr(self, name)
+            for name in ("bell_at", "three_of_a_kind", "movement")
+            if getattr(self, name) != getattr(seed, name)
+        }
+
+
+SEED_RULES = HouseRules()
+
+
+def roll_points(dice: Dice3, target: int, house: HouseRules = SEED_RULES) -> int:
     """A roll's points in the round whose number is `target`."""
     if dice[0] == dice[1] == dice[2]:
-        return BUNCO if dice[0] == target else THREE_OF_A_KIND
+        return BUNCO if dice[0] == target else house.three_of_a_kind
     return sum(1 for die in dice if die == target)
 
 
@@ -118,6 +148,8 @@ class BuncoState:
     tables: tuple[Table, ...] = ()
     rounds_log: tuple[RoundResult, ...] = ()
     bell_by: str | None = None
+    house: HouseRules = SEED_RULES
+    fair: Fairness | None = None  # the room's committed dice (docs/fair-dice.md)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.bunco.state import BuncoState, LastRoll, RoundResult, Table, table_names
-from app.games.seam import Connected
+from app.games.seam import Connected, fairness_view
 
 
 def view(state: BuncoState, connected: Connected) -> dict[str, Any]:
@@ -32,6 +32,8 @@ def view(state: BuncoState, connected: Connected) -> dict[str, Any]:
         "tables": [_table(i, names[i], t) for i, t in enumerate(state.tables)],
         "rounds_log": [_round(r) for r in state.rounds_log],
         "winners": winners(state),
+        **({"house_rules": house} if (house := state.house.differences()) else {}),
+        **fairness_view(state),
     }
 
 

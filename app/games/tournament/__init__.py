@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.config import Settings
-from app.games.common import Join, Kick
+from app.games.common import Join, Kick, virtual_rolls
 from app.games.registry import Game
 from app.games.tournament import scoresheet
 from app.games.tournament.rules import (
@@ -26,6 +26,11 @@ class CreateTournament(BaseModel):
     games: Annotated[int, Field(ge=1, le=10)] = 4
     rounds: Annotated[int, Field(ge=1, le=100)] = 10
     roll_entry: Literal["banker", "roller", "virtual"] = "banker"
+    # BANK house rules for every table (extensions; their bounds are checked by the rules)
+    safe_rolls: int | None = None
+    seven_points: int | None = None
+    min_bank: int | None = None
+    doubles: Literal["double", "double_add"] | None = None
 
 
 def make_game(settings: Settings) -> Game:
@@ -41,4 +46,5 @@ def make_game(settings: Settings) -> Game:
         collection="tournaments",
         scoresheet=scoresheet.rows,
         routes=router,
+        draws=virtual_rolls,
     )

@@ -64,7 +64,9 @@ async def create_tournament(
 @api.post("/{code}/players", status_code=201, response_model=PlayerJoined)
 async def join_tournament(code: str, body: JoinRoom, request: Request) -> PlayerJoined:
     """Join in the lobby or between games; the token opens this player's seats at every table."""
-    return await seat_player(services_of(request), code, body.name, COLLECTION)
+    return await seat_player(
+        services_of(request), code, body.name, COLLECTION, client_seed=body.client_seed
+    )
 
 
 @api.get("/{code}", response_model=RoomState)

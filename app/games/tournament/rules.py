@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from app.games.common import Join, Kick, join_kick_seating
+from app.games.common import Join, Kick, bank_house_rules, join_kick_seating
 from app.games.names import clean_name, name_taken
 from app.games.seam import (
     PLAYER,
@@ -40,6 +40,8 @@ from app.games.seam import (
     Seating,
     Sender,
     UndoPolicy,
+    fairness_of,
+    revealing,
 )
 from app.games.tournament import scoring
 from app.games.tournament.state import Player, Result, Status, Table, TournamentState
@@ -138,7 +140,15 @@ class TournamentRules:
         roll_entry = options.get("roll_entry", "banker")
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is banker, roller or virtual.")
-        return TournamentState(games, rounds, roll_entry, max_players=self.max_players)
+        table_rules = tuple(sorted(bank_house_rules(options).items()))
+        return TournamentState(
+            games,
+            rounds,
+            roll_entry,
+            self.max_players,
+            table_rules=table_rules,
+            fair=fairness_of(options),
+        )
 
     # -- decide ------------------------------------------------------------------
     def decide(self, state: TournamentState, sender: Sender, command: Any, chance: Chance) -> Event:
@@ -217,6 +227,7 @@ class TournamentRules:
             "options": {
                 "rounds": state.rounds,
                 "roll_entry": state.roll_entry,
+                **dict(state.table_rules),  # the house rules of every table
                 "tournament": {"game": game, "table": table["table"]},
             },
             "seats": [{"player_id": pid, "name": names[pid]} for pid in table["players"]],
@@ -302,6 +313,9 @@ class TournamentRules:
 
     # -- evolve ------------------------------------------------------------------
     def evolve(self, state: TournamentState, event: Event, seq: int) -> TournamentState:
+        return revealing(self._evolve(state, event, seq), event.data)
+
+    def _evolve(self, state: TournamentState, event: Event, seq: int) -> TournamentState:
         data = event.data
         if event.type == "join":
             return replace(state, players=(*state.players, Player(data["player_id"], data["name"])))

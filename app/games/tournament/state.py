@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from app.games.seam import Fairness
 from app.games.tournament.scoring import Group, Scoring
 
 Status = Literal["lobby", "playing", "scoring", "reroll", "between", "finished"]
@@ -55,6 +56,8 @@ class TournamentState:
     scoring: Scoring | None = None
     results: tuple[Result, ...] = ()
     closing: bool = False  # `score` accepted: the totals are taken once every table is locked
+    table_rules: tuple[tuple[str, int | str], ...] = ()  # BANK house rules for its tables
+    fair: Fairness | None = None  # the room's committed dice (virtual rerolls)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

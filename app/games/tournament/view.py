@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.seam import Connected
+from app.games.seam import Connected, fairness_view
 from app.games.tournament import scoring
 from app.games.tournament.state import Result, TournamentState
 
@@ -69,4 +69,6 @@ def tournament_view(state: TournamentState, connected: Connected) -> dict[str, A
             for line in table
         ],
         "winners": scoring.winners(table, finished),
+        **({"house_rules": dict(state.table_rules)} if state.table_rules else {}),
+        **fairness_view(state),
     }

@@ -68,9 +68,13 @@ export const createGame = (collection, body) => call("POST", `/api/${collection}
 /** Join (or, with `banker` = the banker's token, seat someone after the start);
  * `phone: false` seats someone the banker plays for. */
 export const joinRoom = (code, name, collection = "rooms", { phone = true, banker = null } = {}) =>
-  call("POST", `/api/${collection}/${code}/players`, phone ? { name } : { name, phone: false }, banker);
+  call("POST", `/api/${collection}/${code}/players`, phone ? { name, client_seed: clientSeed() } : { name, phone: false }, banker);
+/** This phone's share of the room's fair dice (docs/fair-dice.md): 128 random bits, in hex. */
+const clientSeed = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 export const roomState = (code, collection = "rooms") => call("GET", `/api/${collection}/${code}`);
-export const roomLog = (code, collection = "rooms") => call("GET", `/api/${collection}/${code}/log`);
+export const roomLog = (code, collection = "rooms", after = 0) =>
+  call("GET", `/api/${collection}/${code}/log${after ? `?after=${after}` : ""}`);
 export const joinLink = (code, collection = "rooms") => `${location.origin}${phonePath(code, collection)}`;
 export const qrUrl = (code, collection = "rooms") => `/api/${collection}/${code}/qr.svg`;
 

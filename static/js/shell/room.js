@@ -12,6 +12,7 @@ import { joinView } from "./joinview.js";
 import { lobbyView } from "./lobbyview.js";
 import { RoomSocket } from "./socket.js";
 import { forgetSeat, loadSeat, saveSeat, seatFromAddress } from "./store.js";
+import { trust } from "./trust.js";
 
 const TOAST_MS = 4000;
 const STAY = new URLSearchParams(location.search).has("stay"); // a finished game, kept on screen
@@ -173,6 +174,7 @@ function render(next, presenceOnly = false, moment = {}) {
   }
   views.handover.render(next);
   awake.want(next.status !== "finished");
+  trust($("main"), next, ctx); // house rules; "Verify these dice" once the game is over
 }
 
 function connection({ phase, attempt, reason }) {

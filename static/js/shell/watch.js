@@ -8,6 +8,7 @@ import { $, h, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
 import { loadGame, surface } from "./games.js";
 import { RoomSocket } from "./socket.js";
+import { trust } from "./trust.js";
 
 const ctx = { ...whereFromPath(), state: null, stale: true, game: null, lobby: null };
 const awake = new Awake();
@@ -104,6 +105,7 @@ function render(next, presenceOnly = false, moment = {}) {
     showSection("game");
     game.render(next, previous, moment);
   }
+  trust($("main"), next, ctx, true); // house rules; "Verify these dice" once the game is over
 }
 
 function drawLobby() {

@@ -21,6 +21,7 @@ from app.games.bunco import make_game
 from app.rooms.eventlog import verify
 from app.rooms.timeline import Timeline
 from tests.client import Client, Message
+from tests.fair import assert_dice_check_out
 
 BUNCO = make_game(Settings())
 _HTTP: dict[str, httpx.Client] = {}
@@ -124,6 +125,7 @@ def assert_bunco_replays(events: list[Message], state: Mapping[str, Any]) -> Non
     served["players"] = [{**p, "connected": False} for p in state["players"]]
     assert rebuilt == served
     assert events[-1]["seq"] == state["seq"]
+    assert_dice_check_out(events)  # every fair draw re-checks (docs/fair-dice.md)
 
 
 async def refused_unchanged(

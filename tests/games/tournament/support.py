@@ -24,6 +24,7 @@ from app.rooms.eventlog import verify
 from app.rooms.timeline import Timeline
 from tests.bank_support import BANK
 from tests.client import Client
+from tests.fair import assert_dice_check_out
 
 Message = dict[str, Any]
 _ids = itertools.count(1)
@@ -231,6 +232,7 @@ def assert_log_replays(rules: Rules[Any], events: list[Message], state: Message)
     served["players"] = [{**p, "connected": False} for p in state["players"]]
     assert rebuilt == served
     assert events[-1]["seq"] == state["seq"]
+    assert_dice_check_out(events)  # every fair draw re-checks (docs/fair-dice.md)
 
 
 def assert_room_replays(base_url: str, code: str) -> None:

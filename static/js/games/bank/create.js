@@ -3,6 +3,7 @@
 
 import { createGame } from "../../shell/api.js";
 import { $, busy, setText } from "../../shell/dom.js";
+import { HOUSE_FOLD, houseOptions } from "./house.js";
 
 const FORM = `
   <p class="muted small">You become the <strong>banker</strong>: you start the game and keep it honest.</p>
@@ -29,6 +30,7 @@ const FORM = `
       <label for="e-virtual"><strong>Virtual dice</strong><span>No dice needed: the roller taps ROLL.</span></label>
     </div>
   </fieldset>
+  ${HOUSE_FOLD}
   <p class="form-error" id="create-error" role="alert"></p>
   <button class="secondary big" type="submit" id="create-submit">Create game</button>`;
 
@@ -57,9 +59,14 @@ export function form(root, onCreated) {
       setText($("#create-error", el), "Rounds: a whole number from 1 to 100.");
       return;
     }
+    const house = houseOptions(el);
+    if (house.error) {
+      setText($("#create-error", el), house.error);
+      return;
+    }
     await busy($("#create-submit", el), "Creating…", async () => {
       try {
-        const reply = await createGame("rooms", { game: "bank", rounds, roll_entry: el.elements.entry.value });
+        const reply = await createGame("rooms", { game: "bank", rounds, roll_entry: el.elements.entry.value, ...house.options });
         onCreated({ code: reply.code, token: reply.banker_token, role: "banker", name: "Banker" });
       } catch (failure) {
         setText($("#create-error", el), failure.message);

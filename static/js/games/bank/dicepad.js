@@ -6,15 +6,17 @@
 
 import { die } from "./dice.js";
 import { h, points, setText } from "../../shell/dom.js";
-import { nextRollSafe } from "./rules.js";
+import { doublesAdd, nextRollSafe, sevenPoints } from "./rules.js";
 
 const REPEAT_GUARD_MS = 300; // a bouncing finger on the same key is one tap
 
 function effect(state, total, doubles) {
   if (nextRollSafe(state)) {
-    return { short: total === 7 ? "+70" : `+${total}`, long: total === 7 ? "adds 70" : `adds ${total}` };
+    const seven = sevenPoints(state);
+    return { short: total === 7 ? `+${seven}` : `+${total}`, long: total === 7 ? `adds ${seven}` : `adds ${total}` };
   }
   if (total === 7) return { short: "END", long: "ends the round" };
+  if (doubles && doublesAdd(state)) return { short: "×2+", long: `doubles the BANK and adds ${total}: ${points(state.bank * 2 + total)}` };
   if (doubles) return { short: "×2", long: `doubles the BANK to ${points(state.bank * 2)}` };
   return { short: `+${total}`, long: `adds ${total}` };
 }
@@ -90,7 +92,7 @@ export function dicePad(onRoll) {
       const doubles = Boolean(roll.dice);
       const what = effect(state, total, doubles);
       // Doubles show their sum too: "+10" while safe (the sum is what it adds), "10 ×2" after.
-      setText(short, doubles && what.short === "×2" ? `${total} ×2` : what.short);
+      setText(short, doubles && what.short.startsWith("×2") ? `${total} ${what.short}` : what.short);
       setText(long, ` (${what.long})`);
       button.disabled = !enabled;
     }

@@ -3,7 +3,7 @@
 
 import { names, points } from "../../shell/dom.js";
 import { endingText, shownRound } from "./roundlog.js";
-import { SAFE_ROLLS, isDoubles, nameOf, totalOf } from "./rules.js";
+import { isDoubles, nameOf, safeRolls, totalOf } from "./rules.js";
 import { listTaken } from "./words.js";
 
 /**
@@ -100,7 +100,7 @@ function rollText(state, roll, number, before, after) {
   const shown = roll.dice ? `${roll.dice[0]}+${roll.dice[1]}` : `${totalOf(roll)}`;
   let effect;
   if (after === null) effect = "the round is over";
-  else if (isDoubles(roll) && number > SAFE_ROLLS) effect = "doubles: BANK ×2";
+  else if (isDoubles(roll) && number > safeRolls(state)) effect = "doubles: BANK ×2";
   else effect = `+${points(after - before)}`;
   return `${who} rolled ${shown}: ${effect}.`;
 }
@@ -113,7 +113,7 @@ function rollEvent(prev, next, endedRounds) {
   const who = nameOf(next, roll.by);
   let effect;
   if (seven) effect = "the round is over";
-  else if (next.round === prev.round && doubles && next.roll_count > SAFE_ROLLS) effect = "doubles: BANK ×2";
+  else if (next.round === prev.round && doubles && next.roll_count > safeRolls(next)) effect = "doubles: BANK ×2";
   else if (next.round === prev.round) effect = `+${points(next.bank - prev.bank)}`;
   else effect = `${totalOf(roll)}`;
   return { kind: "roll", doubles, seven, text: `${who} rolled ${shown}: ${effect}.` };

@@ -8,7 +8,7 @@ import { dicePad } from "./dicepad.js";
 import { lateSeat } from "./lateseat.js";
 import { $, h, points, setText, show } from "../../shell/dom.js";
 import { endingText, banks, bankedByBanker, shownRound } from "./roundlog.js";
-import { isDoubles, nameOf, nextRollSafe, playerById, roundLive } from "./rules.js";
+import { doublesAdd, isDoubles, nameOf, nextRollSafe, playerById, roundLive, sevenPoints } from "./rules.js";
 import { undoPreviewText } from "./words.js";
 
 const TOO_LATE = "Too late — the 7 came first.";
@@ -112,7 +112,7 @@ export function playView(ctx) {
     phase.dataset.phase = safe ? "safe" : "danger";
     const rolls = `${state.roll_count} ${state.roll_count === 1 ? "roll" : "rolls"}`;
     setText(phase, safe ? `✓ SAFE · ${rolls}` : `⚠ DANGER · ${rolls}`);
-    setText($("#phase-hint"), safe ? "A 7 adds 70 · doubles add their dots" : "A 7 ends the round · doubles ×2");
+    setText($("#phase-hint"), safe ? `A 7 adds ${sevenPoints(state)} · doubles add their dots` : `A 7 ends the round · doubles ×2${doublesAdd(state) ? " + the roll" : ""}`);
     $("#phase-hint").dataset.phase = safe ? "safe" : "danger";
     setText($("#bank-total"), points(state.bank));
     $("#bank-box").dataset.phase = safe ? "safe" : "danger";

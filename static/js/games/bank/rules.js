@@ -8,8 +8,13 @@ export const totalOf = (roll) => roll.total ?? roll.dice[0] + roll.dice[1];
 /** Doubles are only ever entered as dice: a roll known by its total never is. */
 export const isDoubles = (roll) => Boolean(roll.dice) && roll.dice[0] === roll.dice[1];
 
+/** The house rules' safe rolls, what a safe 7 adds, whether doubles also add the roll. */
+export const safeRolls = (state) => state.house_rules?.safe_rolls ?? SAFE_ROLLS;
+export const sevenPoints = (state) => state.house_rules?.seven_points ?? 70;
+export const doublesAdd = (state) => state.house_rules?.doubles === "double_add";
+
 /** Is the next roll still safe (a 7 pays 70, doubles pay face value)? */
-export const nextRollSafe = (state) => state.roll_count < SAFE_ROLLS;
+export const nextRollSafe = (state) => state.roll_count < safeRolls(state);
 
 /** Is a BANK possible now (a live round: after its first roll)? */
 export const roundLive = (state) => state.status === "playing" && state.roll_count > 0;

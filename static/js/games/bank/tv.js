@@ -10,7 +10,7 @@ import { rollLine } from "./dice.js";
 import { diff } from "./events.js";
 import { HISTORY_HEAD, drawHistory } from "./history.js";
 import { banks, endingText, series, shownRound } from "./roundlog.js";
-import { SAFE_ROLLS, nameOf, nextRollSafe } from "./rules.js";
+import { nameOf, nextRollSafe, safeRolls, sevenPoints } from "./rules.js";
 
 export const styles = ["/static/css/games/bank-tv.css"];
 
@@ -117,7 +117,7 @@ export function mount(ctx, root) {
     const phase = $("#tv-phase");
     phase.dataset.phase = safe ? "safe" : "danger";
     const rolls = `${state.roll_count} ${state.roll_count === 1 ? "roll" : "rolls"}`;
-    setText(phase, safe ? `✓ SAFE · ${rolls}: a 7 adds 70` : `⚠ DANGER · ${rolls}: a 7 ends it`);
+    setText(phase, safe ? `✓ SAFE · ${rolls}: a 7 adds ${sevenPoints(state)}` : `⚠ DANGER · ${rolls}: a 7 ends it`);
     setText($("#tv-bank"), points(state.bank));
     const last = $("#tv-last");
     const { ended } = shownRound(state);
@@ -144,7 +144,7 @@ export function mount(ctx, root) {
       $("#tv-chart-caption"),
       ended ? `Round ${ended.round}, roll by roll (round ${state.round} starts at the next roll)` : "The BANK this round, roll by roll",
     );
-    drawChart($("#tv-chart"), series(state), SAFE_ROLLS);
+    drawChart($("#tv-chart"), series(state), safeRolls(state));
     updateBoard(state, { sorted: true, showPlace: true, banks: banks(state), presence: false });
     drawHistory($("#tv-history"), state, 8);
     show($("#tv-history-empty"), state.rounds_log.length === 0);

@@ -5,6 +5,7 @@
 import { $, h, setText, show } from "../../shell/dom.js";
 import { dicePad } from "./dicepad.js";
 import { announce } from "../../shell/announce.js";
+import { movementRule } from "./house.js";
 import { movementWords, nameOf, phaseWords, rolloffWords, roundScoresWords, roundWords, seatOf, tableWords } from "./rules.js";
 import { stripItem, tableCard } from "./tablecard.js";
 
@@ -18,6 +19,7 @@ export const PLAY = `
     <p id="b-stale" class="stale-note" hidden>not current</p>
     <p id="b-banner" class="b-banner" role="alert" hidden></p>
     <p id="b-next" class="b-next" role="status" hidden></p>
+    <p id="b-movement-rule" class="small muted center" hidden></p>
     <div id="b-mine"></div>
     <div class="b-actions" id="b-actions">
       <button id="b-roll" class="roll-big" type="button" hidden>ROLL</button>
@@ -99,6 +101,9 @@ export function playView(ctx) {
     }
     setText(next, nextText);
     show(next, Boolean(nextText));
+    const moving = state.phase === "waiting" && Boolean(nextText); // which movement: settle it
+    setText($("#b-movement-rule"), moving ? movementRule(state) : "");
+    show($("#b-movement-rule"), moving);
     next.dataset.kind = state.phase === "rolloff" ? "rolloff" : "move";
 
     const live = mine && (state.phase === "playing" || (state.phase === "rolloff" && mine.table.rolloff));

@@ -4,6 +4,7 @@
 
 import { createGame } from "../../shell/api.js";
 import { $, busy, setText } from "../../shell/dom.js";
+import { HOUSE_FOLD, houseOptions } from "../bank/house.js";
 
 const FORM = `
   <p class="muted small">You become the <strong>organiser</strong>: you seat the tables and start each game.</p>
@@ -22,6 +23,7 @@ const FORM = `
       <label for="t-e-virtual"><strong>Virtual dice</strong><span>No dice needed: the roller taps ROLL.</span></label>
     </div>
   </fieldset>
+  ${HOUSE_FOLD}
   <p class="form-error" id="create-error" role="alert"></p>
   <button class="secondary big" type="submit" id="create-submit">Create tournament</button>`;
 
@@ -45,9 +47,14 @@ export function form(root, onCreated) {
       setText($("#create-error", el), "Games: 1 to 10; rounds: 1 to 100 (whole numbers).");
       return;
     }
+    const house = houseOptions(el);
+    if (house.error) {
+      setText($("#create-error", el), house.error);
+      return;
+    }
     await busy($("#create-submit", el), "Creating…", async () => {
       try {
-        const reply = await createGame("tournaments", { games, rounds, roll_entry: el.elements.entry.value });
+        const reply = await createGame("tournaments", { games, rounds, roll_entry: el.elements.entry.value, ...house.options });
         onCreated({ code: reply.code, token: reply.organiser_token, role: "organiser", name: "Organiser" });
       } catch (failure) {
         setText($("#create-error", el), failure.message);
