@@ -11,10 +11,10 @@ from fastapi import FastAPI
 from app.api import errors, handover, http, pages, scoresheets, ws
 from app.api import metrics as metrics_route
 from app.api.edge import Edge
-from app.api.fair import FairShares
 from app.api.hub import Hub
 from app.api.limits import AddressLimits
 from app.api.services import Services
+from app.api.shares import FairShares
 from app.bus.base import Bus
 from app.config import Settings
 from app.games.registry import GameRegistry
@@ -90,7 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         lifespan=lifespan,
     )
-    app.add_middleware(FairShares)  # per-address shares of the API (app/api/fair.py)
+    app.add_middleware(FairShares)  # per-address shares of the API (app/api/shares.py)
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)  # outermost: every answer
     errors.install(app)
     app.include_router(http.router)
