@@ -37,6 +37,7 @@ from tests.games.tournament.support import (
     assert_log_replays,
     assert_room_replays,
     expected_total,
+    one_table_ended,
     play_game,
     welcome,
 )
@@ -173,16 +174,9 @@ async def test_a_score_racing_a_table_s_undo_ends_consistent_fifty_times(make_cl
     first, second = cluster.servers
     outcomes = {"ack": 0, "game_over": 0}
     for attempt in range(50):
-        tourney = Tourney(first.base_url, second.ws_url, games=1, rounds=1)
-        ann = tourney.join("Ann")
-        organiser = await tourney.open()
-        (table,) = await tourney.next()
-        banker = await Client.connect(second.ws_url, table["code"], tourney.organiser_token)
-        await welcome(banker)
-        for command in ({"type": "start"}, {"type": "roll", "dice": [6, 4]}):
-            await banker.ok(**command)
-        await banker.ok(type="bank", player_id=ann)  # Ann 10: the game is over
-        await tourney.status("scoring")
+        tourney, ann, organiser, banker, table = await one_table_ended(
+            first.base_url, second.ws_url
+        )
 
         if attempt % 2:  # both at once: under load the undo mostly gets there first
             scored, undone = await asyncio.gather(

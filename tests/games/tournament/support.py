@@ -161,6 +161,25 @@ class Tourney:
         return await until(ready, "the table rooms")  # type: ignore[no-any-return]
 
 
+async def one_table_ended(
+    base_url: str, ws_url: str
+) -> tuple[Tourney, str, Client, Client, dict[str, Any]]:
+    """A tournament of one game of one round and one player, Ann, whose table's banker
+    (the organiser's token) has just ended the game with Ann's BANK of 10: it waits in
+    `scoring`. Returns the tournament, Ann's id, the organiser, the banker and the table."""
+    tourney = Tourney(base_url, ws_url, games=1, rounds=1)
+    ann = tourney.join("Ann")
+    organiser = await tourney.open()
+    (table,) = await tourney.next()
+    banker = await Client.connect(ws_url, table["code"], tourney.organiser_token)
+    await welcome(banker)
+    for command in ({"type": "start"}, {"type": "roll", "dice": [6, 4]}):
+        await banker.ok(**command)
+    await banker.ok(type="bank", player_id=ann)  # Ann 10: the game is over
+    await tourney.status("scoring")
+    return tourney, ann, organiser, banker, table
+
+
 class Seat:
     """A table room as the tests use it: the banker's socket and each seated phone."""
 

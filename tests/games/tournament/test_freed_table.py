@@ -5,25 +5,15 @@ from __future__ import annotations
 
 import httpx
 
-from tests.client import Client
 from tests.conftest import ServerProcess
-from tests.games.tournament.support import Tourney, until, welcome
+from tests.games.tournament.support import one_table_ended, until
 
 
 async def test_score_ends_though_a_table_room_was_freed_in_between(fresh_server) -> None:  # type: ignore[no-untyped-def]
     server: ServerProcess = fresh_server(
         BANKIT_FINISHED_ROOM_SECONDS="0.5", BANKIT_REAP_INTERVAL_SECONDS="0.2"
     )
-    tourney = Tourney(server.base_url, server.ws_url, games=1, rounds=1)
-    ann = tourney.join("Ann")
-    organiser = await tourney.open()
-    (table,) = await tourney.next()
-    banker = await Client.connect(server.ws_url, table["code"], tourney.organiser_token)
-    await welcome(banker)
-    for command in ({"type": "start"}, {"type": "roll", "dice": [6, 4]}):
-        await banker.ok(**command)
-    await banker.ok(type="bank", player_id=ann)  # Ann 10: the game is over
-    await tourney.status("scoring")
+    tourney, ann, organiser, banker, table = await one_table_ended(server.base_url, server.ws_url)
     await banker.close()
 
     async def freed() -> bool:
