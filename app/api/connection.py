@@ -37,6 +37,13 @@ class Wire(Protocol):
         A socket that is closing or closed takes everything (and drops it)."""
         ...
 
+    def cork(self) -> None:
+        """Hold what is written from now on, until `uncork` writes it all at once (a
+        command's state and its ack: one `send` instead of two)."""
+        ...
+
+    def uncork(self) -> None: ...
+
     def close(self, code: int, reason: str = "") -> None:
         """Send the close frame (once) and tell the socket's session it is gone."""
         ...
@@ -71,6 +78,7 @@ class TokenBucket:
 class Connection:
     __slots__ = (
         "_close_code",
+        "awaiting",
         "_gone",
         "_gone_waiter",
         "_others",
@@ -108,6 +116,7 @@ class Connection:
         self.key = "c:" + secrets.token_hex(8)
         self.bucket = TokenBucket(rate, burst)
         self.refused_in_a_row = 0
+        self.awaiting = 0  # commands sent whose answer has not come yet
         self.last_seq = 0
         self.patches = wire.patches
         # The seq of the last state this socket got as the hub's own frame, written at

@@ -40,6 +40,7 @@ class Hub:
         self.latest: dict[str, int] = {}  # highest seq a frame brought, per room with sockets
         self._resyncing: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._corked: list[Connection] = []  # sockets holding frames for their answer
         # The states-as-patches extension: per room with such sockets, how many, and
         # the last state (its seq and decoded view) that the next patch applies to.
         self._patching: dict[str, int] = {}
@@ -94,6 +95,8 @@ class Hub:
             for conn in members:
                 if conn.last_seq == 0:
                     continue  # not welcomed yet: its welcome carries this state or a newer one
+                if conn.awaiting:  # its answer may come with it: one write for both
+                    self._cork(conn)
                 gap = gap or frame.seq > conn.last_seq + 1
                 if patch is None or not conn.push_patch(frame.seq, *patch):
                     conn.push_state(frame.seq, frame.text, wire, published=True)
@@ -186,10 +189,24 @@ class Hub:
                 conn.push_state(seq, text)
                 conn.push(presence)
 
+    def _cork(self, conn: Connection) -> None:
+        """Hold the socket's frames until its answer comes, or this turn of the loop ends."""
+        conn.wire.cork()
+        self._corked.append(conn)
+        if len(self._corked) == 1:
+            asyncio.get_running_loop().call_soon(self._uncork_all)
+
+    def _uncork_all(self) -> None:
+        corked, self._corked = self._corked, []
+        for conn in corked:
+            conn.wire.uncork()
+
     def on_reply(self, key: str, payload: bytes) -> None:
         target = self._replies.get(self.pending.claim(key) or "")  # once per send
         if isinstance(target, Connection):
+            target.awaiting = max(0, target.awaiting - 1)
             target.push(payload.decode())
+            target.wire.uncork()
         elif target is not None and not target.done():
             target.set_result(payload)
 

@@ -22,47 +22,65 @@ def pointer(path: str, key: str | int) -> str:
     """`path` and one more reference token, escaped as RFC 6901 says."""
     if isinstance(key, int):
         return f"{path}/{key}"
-    return path + "/" + key.replace("~", "~0").replace("/", "~1")
+    if "~" in key or "/" in key:
+        key = key.replace("~", "~0").replace("/", "~1")
+    return path + "/" + key
 
 
 def diff(old: Any, new: Any, path: str = "") -> list[Op]:
-    """The operations that turn `old` into `new` (both decoded JSON)."""
+    """The operations that turn `old` into `new` (both decoded JSON, or views: their
+    lists may be list subclasses, and a part that did not change is often the same
+    object, app/games/rendered.py, which is then not walked)."""
     ops: list[Op] = []
-    _diff(old, new, path, ops)
+    if _container(old, new):
+        _changes(old, new, path, ops)
+    elif old != new or type(old) is not type(new):  # 1 == 1.0 == True: keep the type
+        ops.append(["replace", path, new])
     return ops
 
 
-def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
-    """Into `ops`; a container whose changes would take more bytes than its new value
-    (a list emptied, an object mostly rewritten) is replaced whole."""
-    if type(old) is type(new) and type(new) in (dict, list) and path:
-        mine: list[Op] = []
-        _changes(old, new, path, mine)
-        if len(mine) > 2 and len(orjson.dumps(mine)) > len(orjson.dumps(new)) + len(path) + 30:
-            mine = [["replace", path, new]]
-        ops.extend(mine)
-    else:
-        _changes(old, new, path, ops)
+def _container(old: Any, new: Any) -> bool:
+    """Both objects, or both arrays."""
+    if isinstance(new, dict):
+        return isinstance(old, dict)
+    return isinstance(new, list) and isinstance(old, list)
+
+
+def _changed(was: Any, value: Any, path: str, ops: list[Op]) -> None:
+    """One member that differs: its own changes, or itself whole when those would take
+    more bytes than its new value (a list emptied, an object mostly rewritten)."""
+    if not _container(was, value):
+        ops.append(["replace", path, value])
+        return
+    mine: list[Op] = []
+    _changes(was, value, path, mine)
+    if len(mine) > 2 and len(orjson.dumps(mine)) > len(orjson.dumps(value)) + len(path) + 30:
+        mine = [["replace", path, value]]
+    ops.extend(mine)
 
 
 def _changes(old: Any, new: Any, path: str, ops: list[Op]) -> None:
-    if type(old) is dict and type(new) is dict:
-        for key in old:
-            if key not in new:
-                ops.append(["remove", pointer(path, key)])
+    """Two objects or two arrays: what changed in them, member by member."""
+    if isinstance(old, dict):
+        same_keys = old.keys() == new.keys()  # mostly: then no key is looked for twice
+        if not same_keys:
+            for key in old:
+                if key not in new:
+                    ops.append(["remove", pointer(path, key)])
         for key, value in new.items():
-            if key not in old:
+            if not same_keys and key not in old:
                 ops.append(["add", pointer(path, key), value])
-            elif old[key] != value:
-                _diff(old[key], value, pointer(path, key), ops)
-    elif type(old) is list and type(new) is list:
-        common = min(len(old), len(new))
-        for index in range(common):
-            if old[index] != new[index]:
-                _diff(old[index], new[index], pointer(path, index), ops)
-        for value in new[common:]:
-            ops.append(["add", path + "/-", value])
-        for index in range(len(old) - 1, common - 1, -1):  # from the end: indexes hold
-            ops.append(["remove", pointer(path, index)])
-    elif old != new or type(old) is not type(new):  # 1 == 1.0 == True: keep the type
-        ops.append(["replace", path, new])
+                continue
+            was = old[key]
+            if was is not value and (was != value or type(was) is not type(value)):
+                _changed(was, value, pointer(path, key), ops)
+        return
+    common = min(len(old), len(new))
+    for index in range(common):
+        was, value = old[index], new[index]
+        if was is not value and (was != value or type(was) is not type(value)):
+            _changed(was, value, f"{path}/{index}", ops)
+    for value in new[common:]:
+        ops.append(["add", path + "/-", value])
+    for index in range(len(old) - 1, common - 1, -1):  # from the end: indexes hold
+        ops.append(["remove", f"{path}/{index}"])

@@ -256,6 +256,7 @@ class Session:
         )
         hub = self.services.hub
         envelope = hub.pending.track(conn.code, envelope)  # answered once, whatever fails
+        conn.awaiting += 1  # its answer may come with the state it makes (app/api/hub.py)
         try:
             if self.services.registry.submit_nowait(conn.code, envelope):
                 return
@@ -271,6 +272,7 @@ class Session:
             await self.services.registry.submit(conn.code, envelope)
         except BusUnavailable:
             self.services.hub.pending.drop(envelope.key)
+            conn.awaiting = max(0, conn.awaiting - 1)  # answered here, not by the room
             message = "The room cannot take commands now; retry."
             conn.push(error_text("unavailable", message, envelope.id))
         except UnknownRoom:

@@ -24,6 +24,11 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.http11 import Request, Response
 from websockets.protocol import Protocol, State
 
+try:  # websockets' C unmasking, as its own parser uses it
+    from websockets.speedups import apply_mask
+except ImportError:  # a build without its C extension
+    from websockets.utils import apply_mask
+
 from app.api.framing import text_frame
 from app.api.http_protocol import PeerCounts
 from app.api.services import Services
@@ -31,6 +36,8 @@ from app.api.session import Session
 from app.api.site import origin_allowed
 
 ROOM_PATH = re.compile(r"/ws/([a-z]+)/([A-Za-z0-9]{1,32})")
+FIN_TEXT = 0x81  # a whole message in one frame, text, no extension bits (RFC 6455 §5.2)
+MASKED = 0x80  # every client frame is masked
 
 
 class _NoApp:
@@ -73,6 +80,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     session: Session | None = None
     patches = False  # the client asked for states as patches (docs/protocol.md)
     _peer: str | None = None
+    _corked: list[bytes] | None = None  # frames held until `uncork` (one write for all)
 
     def connection_made(self, transport: Any) -> None:
         """Counted as the HTTP connection it was (app/api/http_protocol.py)."""
@@ -142,6 +150,31 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         return host or peer
 
     # -- messages in -----------------------------------------------------------------------
+    def data_received(self, data: bytes) -> None:
+        """A phone's command is one short frame in one read: read here at once. Anything
+        else (longer, split, several, control frames) goes through websockets' parser."""
+        session, conn = self.session, self.conn
+        if (
+            session is not None
+            and len(data) > 6
+            and data[0] == FIN_TEXT
+            and data[1] & MASKED
+            and (data[1] & 0x7F) == len(data) - 6 < 126
+            and not conn.reader.buffer
+            and conn.current_size is None
+            and conn.state is State.OPEN
+            and not conn.extensions
+            and not self.close_sent
+        ):
+            try:
+                text = apply_mask(data[6:], data[2:6]).decode()
+            except UnicodeDecodeError:
+                pass  # websockets closes the socket with 1007, as for any invalid text
+            else:
+                session.receive(text)
+                return
+        super().data_received(data)
+
     def send_receive_event_to_app(self) -> None:
         session = self.session
         if session is None:
@@ -192,12 +225,26 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             return False  # the phone is not reading: `resume_writing` flushes
         if self.conn.extensions:  # permessage-deflate: websockets compresses each frame
             self.conn.send_text(text.encode())
-            self.transport.write(b"".join(self.conn.data_to_send()))
+            data = b"".join(self.conn.data_to_send())
         else:
-            self.transport.write(frame if frame is not None else text_frame(text.encode()))
+            data = frame if frame is not None else text_frame(text.encode())
+        if self._corked is None:
+            self.transport.write(data)
+        else:
+            self._corked.append(data)
         return True
 
+    def cork(self) -> None:
+        if self._corked is None:
+            self._corked = []
+
+    def uncork(self) -> None:
+        held, self._corked = self._corked, None
+        if held and self._open():
+            self.transport.write(held[0] if len(held) == 1 else b"".join(held))
+
     def close(self, code: int, reason: str = "") -> None:
+        self.uncork()  # what was written before the close goes first
         if self._open():
             self.conn.send_close(code, reason)
             self.transport.write(b"".join(self.conn.data_to_send()))

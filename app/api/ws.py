@@ -43,6 +43,12 @@ class StarletteWire:
         self._run(self._send(text))
         return True
 
+    def cork(self) -> None:
+        """Starlette sends each message apart: nothing to hold."""
+
+    def uncork(self) -> None:
+        """See `cork`."""
+
     def close(self, code: int, reason: str = "") -> None:
         if self.closed:
             return

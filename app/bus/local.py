@@ -86,14 +86,16 @@ class LocalBus(Generic[R]):
         if live is None:
             return []
         inbox = live.inbox
-        if inbox.empty():
+        if not inbox.empty():
+            first = inbox.get_nowait()
+        elif block_ms is None:  # one process: an idle room just waits
+            first = await inbox.get()
+        else:
             try:
-                async with asyncio.timeout(None if block_ms is None else block_ms / 1000):
+                async with asyncio.timeout(block_ms / 1000):
                     first = await inbox.get()
             except TimeoutError:
                 return []
-        else:
-            first = inbox.get_nowait()
         batch = [first]
         while not inbox.empty():
             batch.append(inbox.get_nowait())

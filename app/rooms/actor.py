@@ -56,8 +56,11 @@ class RoomActor:
         self.journal = journal
         self._unsaved = 0
         self.store_views = store_views  # False: one process, whose readers ask `snapshot`
-        self._stored = room.snapshot(with_view=store_views)  # the last committed record
-        self._view = room.view_json  # and its view
+        # The last committed record and its view. Journaled, the record is made only
+        # when someone reads it (None: the room as it stands is what was committed).
+        self._stored: bytes | None = None if journal else room.snapshot(with_view=store_views)
+        self._view = room.view_json
+        self._applying: asyncio.Future[bool] | None = None  # a batch between handle and commit
         self.bus = bus
         self.epoch = epoch
         self.cursor = cursor
@@ -69,11 +72,19 @@ class RoomActor:
         self.waiting = False  # for its next commands: stopping it now interrupts nothing
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
+        self._effects_due: list[Effect] = []  # committed by the last batch, to carry out
 
-    @property
-    def snapshot(self) -> bytes:
-        """The last committed record with its view, which one process does not store
-        (it is spliced in here, for a reader, rather than encoded at every commit)."""
+    async def snapshot(self) -> bytes:
+        """The last committed record with its view, which one process does not store.
+
+        Journaled, the record is encoded here, for a reader, rather than at every
+        commit: a reader that comes while a batch waits for its commit reads after
+        it (never a state that is not on disk yet); BusUnavailable if that commit failed."""
+        while self._applying is not None:
+            if not await asyncio.shield(self._applying):
+                raise BusUnavailable(f"room {self.code}: its last write failed")
+        if self._stored is None:
+            self._stored = self.room.snapshot(with_view=False)
         if self.store_views:
             return self._stored
         return self._stored[:-1] + b',"state":' + self._view + b"}"
@@ -132,6 +143,18 @@ class RoomActor:
             self.on_exit(self)
 
     async def _apply(self, batch: list[tuple[str, bytes]]) -> bool:
+        applying = self._applying = asyncio.get_running_loop().create_future()
+        committed = False
+        try:
+            committed = await self._apply_batch(batch)
+        finally:
+            self._applying = None
+            applying.set_result(committed)
+        if committed:
+            await self._carry_out(self._effects_due)
+        return committed
+
+    async def _apply_batch(self, batch: list[tuple[str, bytes]]) -> bool:
         entries: list[bytes] = []
         notes: list[bytes] = []
         frames: list[Frame] = []
@@ -172,7 +195,7 @@ class RoomActor:
         self._view = room.view_json
         self.cursor = cursor
         self.applied += len(entries)
-        await self._carry_out(effects)
+        self._effects_due = effects
         return True
 
     def _note(
@@ -220,7 +243,7 @@ class RoomActor:
             replies,
         )
         if committed:
-            self._stored = self.room.snapshot(with_view=False) if snapshot is None else snapshot
+            self._stored = snapshot  # None: made when it is read (`snapshot`)
             if snapshot is not None:
                 self._unsaved = 0
         return committed

@@ -136,7 +136,7 @@ class RoomRegistry:
         first); a room it cannot own is rebuilt from its log to answer."""
         actor = None if self._shared else await self._live(code)
         if actor is not None:
-            live: dict[str, Any] = orjson.loads(actor.snapshot)
+            live: dict[str, Any] = orjson.loads(await actor.snapshot())
             return live
         raw = await self.bus.load_snapshot(code)
         if raw is None:

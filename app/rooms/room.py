@@ -17,6 +17,7 @@ import orjson
 
 from app.bus.base import Frame
 from app.games.registry import BadCommand, Game
+from app.games.rendered import Kept
 from app.games.seam import Chance, Effect, Event, RuleError, Rules, Seating, Sender, Undo
 from app.rooms import outgoing, succession
 from app.rooms.chance import SECRET_CHANCE, FairDice, client_seed
@@ -30,6 +31,18 @@ from app.rooms.envelope import (
 from app.rooms.eventlog import GENESIS, make_entry
 from app.rooms.succession import Succession
 from app.rooms.timeline import Barred, Timeline
+
+
+def encode_view(view: dict[str, Any]) -> bytes:
+    """`orjson.dumps(view)`, where each `Kept` list at the view's top level (a rendering
+    that never changes) is encoded once and its bytes spliced into every later text."""
+    kept = {}
+    for key, value in view.items():
+        if type(value) is Kept:
+            if value.encoded is None:
+                value.encoded = orjson.Fragment(orjson.dumps(value))
+            kept[key] = value.encoded
+    return orjson.dumps({**view, **kept} if kept else view)
 
 
 @dataclass(slots=True)
@@ -439,5 +452,5 @@ class Room:
         handover = self.roles.view(seated, self.connected(self.rules.creator))
         view = {"code": self.code, **state, "handover": handover, "seq": self.seq}
         self.view = view
-        self._view_json = orjson.dumps(view)
+        self._view_json = encode_view(view)
         self.state_text = outgoing.state_text(self._view_json)

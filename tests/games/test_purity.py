@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "app" / "games"
-SEAM = ("app.games.seam", "app.games.common", "app.games.names")
+SEAM = ("app.games.seam", "app.games.common", "app.games.names", "app.games.rendered")
 NOT_RULES = {"__init__.py", "routes.py"}
 RULE_FILES = sorted(
     [*(GAMES_DIR / f"{name.rsplit('.', 1)[1]}.py" for name in SEAM)]

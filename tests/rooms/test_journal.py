@@ -10,8 +10,10 @@ import time
 from pathlib import Path
 
 import orjson
+import pytest
 
-from app.bus.sqlite.bus import file_of
+from app.bus.base import BusUnavailable
+from app.bus.sqlite.bus import SqliteBus, file_of
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import RoomRegistry
 from tests.rooms.test_registry_snapshot import one_process
@@ -35,7 +37,7 @@ def command(role: str, pid: str | None, id_: str | None, **cmd: object) -> Comma
 async def committed(registry: RoomRegistry, code: str, seq: int) -> dict[str, object]:
     actor = registry.actors[code]
     deadline = time.monotonic() + 10
-    while (record := orjson.loads(actor.snapshot))["seq"] < seq:
+    while (record := orjson.loads(await actor.snapshot()))["seq"] < seq:
         assert time.monotonic() < deadline, f"seq {seq} was never committed"
         await asyncio.sleep(0.01)
     return dict(record)
@@ -105,3 +107,30 @@ async def test_a_room_restored_from_its_snapshot_and_notes_is_the_live_room(
         }
         assert "p3" not in restored["tokens"].values(), "the kicked player's token is gone"
         assert restored["tokens"].get("n" * 64) == "banker" and "b" * 64 not in restored["tokens"]
+
+
+async def test_a_reader_while_a_batch_waits_for_its_commit_reads_after_it(
+    tmp_path: Path,
+) -> None:
+    """The record a reader gets is made from the room only once what it shows is on
+    disk: a welcome never shows a state that a failed write could take back."""
+    async with one_process(tmp_path) as registry:
+        code = (await registry.create(registry.games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
+        actor, bus = registry.actors[code], registry.bus
+        assert isinstance(bus, SqliteBus)
+        join = command("system", "p1", None, type="join", player_id="p1", name="Ann")
+        assert registry.submit_nowait(code, join)
+        await asyncio.sleep(0)  # the actor applies it; its commit is due next turn
+        assert actor.room.seq == 2, "applied in memory"
+        assert len((await bus.load_journal(code))[1]) == 1, "and not yet on disk"
+        record = await registry.snapshot(code)
+        assert record is not None and record["seq"] == 2
+        assert len((await bus.load_journal(code))[1]) == 2, "read only once it was on disk"
+
+        second = command("system", "p2", None, type="join", player_id="p2", name="Bob")
+        assert registry.submit_nowait(code, second)
+        await asyncio.sleep(0)
+        assert actor.room.seq == 3
+        bus._db()[0].conn.close()  # the disk fails under the commit
+        with pytest.raises(BusUnavailable):
+            await actor.snapshot()

@@ -56,11 +56,11 @@ async def test_live_rooms_answer_from_memory_and_stored_ones_from_their_log(
         assert registry.submit_nowait(code, envelope)
         actor = registry.actors[code]
         deadline = time.monotonic() + 5
-        while orjson.loads(actor.snapshot)["seq"] < 2:  # applied and committed
+        while orjson.loads(await actor.snapshot())["seq"] < 2:  # applied and committed
             assert time.monotonic() < deadline, "the join was never applied"
             await asyncio.sleep(0.01)
         live = await registry.snapshot(code)
-        assert live is not None and live == orjson.loads(actor.snapshot)
+        assert live is not None and live == orjson.loads(await actor.snapshot())
         assert [p["name"] for p in live["state"]["players"]] == ["Ann"]
 
         stored = orjson.loads(await bus.load_snapshot(code) or b"{}")

@@ -19,7 +19,6 @@ Choices where the rule sheet is silent (also in docs/protocol.md):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from app.games.bank.commands import (
@@ -59,6 +58,7 @@ from app.games.seam import (
     Seating,
     Sender,
     UndoPolicy,
+    changed,
     fairness_of,
     revealing,
 )
@@ -375,17 +375,17 @@ class BankRules:
             return after_join(state, data["player_id"], data["name"], phone, seq)
         if event.type == "kick":
             kept = tuple(p for p in state.players if p.id != data["player_id"])
-            return replace(state, players=kept)
+            return changed(state, players=kept)
         if event.type == "start":
-            return replace(state, status="playing", round=1, turn=state.players[0].id)
+            return changed(state, status="playing", round=1, turn=state.players[0].id)
         if event.type == "lock":
-            return replace(state, locked=True)
+            return changed(state, locked=True)
         if event.type == "banker":  # a token, not the game: nothing of the state changes
             return state
         if event.type == "play_again":
-            return replace(state, again=True)
+            return changed(state, again=True)
         if event.type == "spawned":
-            return replace(state, next_game=data["code"])
+            return changed(state, next_game=data["code"])
         raise ValueError(f"BANK! has no event {event.type!r}")
 
     def seating(self, event: Event) -> Seating:

@@ -8,10 +8,10 @@ every event after it, which is exactly what the room's generic undo drops).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
-from app.games.seam import Fairness
+from app.games.seam import Fairness, changed
 
 SAFE_ROLLS = 3
 SAFE_SEVEN = 70  # what a 7 adds during the safe rolls
@@ -51,7 +51,7 @@ class TableOf:
     table: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # copied by `changed`; rendered once (bank/view.py)
 class Player:
     id: str
     name: str
@@ -69,7 +69,7 @@ class LastRoll:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
 class RollRecord:
     """One roll of a round and what it did to the BANK (None: the 7 that ended it)."""
 
@@ -80,7 +80,7 @@ class RollRecord:
     bank_after: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
 class Banking:
     player_id: str
     amount: int
@@ -88,7 +88,7 @@ class Banking:
     by_banker: bool = False  # the banker banked on the player's behalf (unbank may take it back)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
 class RoundResult:
     round: int
     ended_by: Ending
@@ -98,7 +98,7 @@ class RoundResult:
     seven_seq: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
 class Change:
     """An event as a correction names it: a roll (amount = its total), a BANK, an unbank, a
     late seat."""
@@ -120,7 +120,7 @@ class Correction:
     took_back: tuple[Change, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # copied by `changed` at every event
 class BankState:
     rounds: int
     roll_entry: str
@@ -196,28 +196,28 @@ def after_roll(state: BankState, dice: Dice | None, total: int, roller: str, seq
     number = state.roll_count + 1
     doubles = dice is not None and dice[0] == dice[1]
     value = total_value(state.bank, number, total, doubles, state.house)
-    rolled = replace(
+    rolled = changed(
         state,
         roll_count=number,
         last_roll=LastRoll(dice, roller, seq, total),
         rolls_now=(*state.rolls_now, RollRecord(seq, roller, dice, total, value)),
         since_roll=(Change("roll", seq, roller, total, dice),),
         correction=None,
-        players=tuple(replace(p, waiting=False) if p.waiting else p for p in state.players),
+        players=tuple(changed(p, waiting=False) if p.waiting else p for p in state.players),
     )
     if value is None:
         return end_round(rolled, "seven", roller, seq)
-    return replace(rolled, bank=value, turn=next_active(rolled, roller, rolled.players))
+    return changed(rolled, bank=value, turn=next_active(rolled, roller, rolled.players))
 
 
 def after_bank(
     state: BankState, player_id: str, amount: int, seq: int, by_banker: bool
 ) -> BankState:
     players = tuple(
-        replace(p, score=p.score + amount, banked=True) if p.id == player_id else p
+        changed(p, score=p.score + amount, banked=True) if p.id == player_id else p
         for p in state.players
     )
-    banked = replace(
+    banked = changed(
         state,
         players=players,
         banked_now=(*state.banked_now, Banking(player_id, amount, seq, by_banker)),
@@ -226,7 +226,7 @@ def after_bank(
     if all(p.banked for p in players):
         return end_round(banked, "all_banked", state.last_roll.by if state.last_roll else "")
     if state.turn == player_id:
-        return replace(banked, turn=next_active(banked, player_id, players))
+        return changed(banked, turn=next_active(banked, player_id, players))
     return banked
 
 
@@ -235,11 +235,11 @@ def after_unbank(
 ) -> BankState:
     """The banker's BANK for `player_id` never happened; the rolls after it stand."""
     players = tuple(
-        replace(p, score=p.score - amount, banked=False) if p.id == player_id else p
+        changed(p, score=p.score - amount, banked=False) if p.id == player_id else p
         for p in state.players
     )
     taken = Change("bank", bank_seq, player_id, amount)
-    return replace(
+    return changed(
         state,
         players=players,
         banked_now=tuple(b for b in state.banked_now if b.seq != bank_seq),
@@ -253,7 +253,7 @@ def after_join(state: BankState, player_id: str, name: str, phone: bool, seq: in
     An undo keeps a late seat (`BankRules.undo.keeps`), so it is not noted in `since_roll`."""
     late = state.status == "playing"
     player = Player(player_id, name, has_phone=phone, waiting=late and state.roll_count > 0)
-    return replace(state, players=(*state.players, player))
+    return changed(state, players=(*state.players, player))
 
 
 def end_round(
@@ -262,8 +262,8 @@ def end_round(
     result = RoundResult(
         state.round, ended_by, state.bank, state.banked_now, state.rolls_now, seven_seq
     )
-    players = tuple(replace(p, banked=False, waiting=False) for p in state.players)
-    ended = replace(
+    players = tuple(changed(p, banked=False, waiting=False) for p in state.players)
+    ended = changed(
         state,
         players=players,
         rounds_log=(*state.rounds_log, result),
@@ -273,5 +273,5 @@ def end_round(
         bank=0,
     )
     if state.round >= state.rounds:
-        return replace(ended, status="finished", turn=None)
-    return replace(ended, round=state.round + 1, turn=next_active(ended, last_roller, players))
+        return changed(ended, status="finished", turn=None)
+    return changed(ended, round=state.round + 1, turn=next_active(ended, last_roller, players))

@@ -9,10 +9,12 @@ from app.games.bank.state import (
     BankState,
     Change,
     Correction,
+    Player,
     RollRecord,
     RoundResult,
     TableOf,
 )
+from app.games.rendered import Kept, Rendered
 from app.games.seam import Connected, fairness_view
 
 
@@ -34,35 +36,14 @@ def view(state: BankState, connected: Connected) -> dict[str, Any]:
         "last_roll": None
         if last is None
         else {"dice": _dice(last.dice), "total": last.total, "by": last.by, "seq": last.seq},
-        "players": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "score": p.score,
-                "banked": p.banked,
-                "connected": connected(p.id),
-                "has_phone": p.has_phone,
-                "waiting": p.waiting,
-            }
-            for p in state.players
-        ],
-        "rounds_log": [
-            {
-                "round": r.round,
-                "ended_by": r.ended_by,
-                "bank": r.bank,
-                "banked": [
-                    {"player_id": b.player_id, "amount": b.amount, "seq": b.seq} for b in r.banked
-                ],
-            }
-            for r in state.rounds_log
-        ],
+        "players": [_player(p, connected(p.id)) for p in state.players],
+        "rounds_log": _rounds_log(state.rounds_log),
         "winners": winners,
         "round_log": {
-            "rolls": [_roll(r) for r in state.rolls_now],
-            "banks": [_banking(b) for b in state.banked_now],
+            "rolls": [_rolls(r) for r in state.rolls_now],
+            "banks": [_bankings(b) for b in state.banked_now],
         },
-        "last_round": _round(state.rounds_log[-1]) if state.rounds_log else None,
+        "last_round": _last_round(state.rounds_log[-1]) if state.rounds_log else None,
         "undo_preview": _preview(state),
         "last_correction": _correction(state.correction),
         "open_to_join": state.status == "lobby" and state.table is None,
@@ -72,6 +53,23 @@ def view(state: BankState, connected: Connected) -> dict[str, Any]:
         **({"house_rules": house} if (house := state.house.differences()) else {}),
         **fairness_view(state),
     }
+
+
+def _player(player: Player, connected: bool) -> dict[str, Any]:
+    """A seat as `players` lists it: one rendering per player and presence, kept."""
+    pair = _seats(player)
+    seat = pair[connected]
+    if seat is None:
+        seat = pair[connected] = {
+            "id": player.id,
+            "name": player.name,
+            "score": player.score,
+            "banked": player.banked,
+            "connected": connected,
+            "has_phone": player.has_phone,
+            "waiting": player.waiting,
+        }
+    return seat
 
 
 def _dice(dice: tuple[int, int] | None) -> list[int] | None:
@@ -102,10 +100,40 @@ def _round(result: RoundResult) -> dict[str, Any]:
         "round": result.round,
         "ended_by": result.ended_by,
         "bank": result.bank,
-        "banked": [_banking(b) for b in result.banked],
-        "rolls": [_roll(r) for r in result.rolls],
+        "banked": [_bankings(b) for b in result.banked],
+        "rolls": [_rolls(r) for r in result.rolls],
         "seven_seq": result.seven_seq,
     }
+
+
+def _summary(result: RoundResult) -> dict[str, Any]:
+    """A finished round as `rounds_log` lists it."""
+    return {
+        "round": result.round,
+        "ended_by": result.ended_by,
+        "bank": result.bank,
+        "banked": [
+            {"player_id": b.player_id, "amount": b.amount, "seq": b.seq} for b in result.banked
+        ],
+    }
+
+
+def _rounds_log(log: tuple[RoundResult, ...]) -> list[dict[str, Any]]:
+    """The rendered log, kept with its last round (which names the whole log: a round
+    is only ever appended after the ones before it): a round more, an item more."""
+    if not log:
+        return Kept()
+    last = log[-1]
+    rendered = _logs.get(last)
+    if rendered is None:
+        before: list[dict[str, Any]] | None = _logs.get(log[-2]) if len(log) > 1 else []
+        if before is None:
+            before = [_summaries(r) for r in log[:-1]]
+        elif len(log) > 1:
+            _logs.drop(log[-2])  # one list per game: an undo back to it renders it again
+        rendered = Kept([*before, _summaries(last)])
+        _logs.keep(last, rendered)
+    return rendered
 
 
 def _change(change: Change) -> dict[str, Any]:
@@ -135,7 +163,7 @@ def _change(change: Change) -> dict[str, Any]:
 def _preview(state: BankState) -> dict[str, Any] | None:
     if state.closed or not state.since_roll:
         return None
-    return {"seq": state.since_roll[0].seq, "takes_back": [_change(c) for c in state.since_roll]}
+    return {"seq": state.since_roll[0].seq, "takes_back": [_changes(c) for c in state.since_roll]}
 
 
 def _correction(correction: Correction | None) -> dict[str, Any] | None:
@@ -152,3 +180,14 @@ def _tournament_view(table: TableOf | None) -> dict[str, Any]:
     if table is None:
         return {}
     return {"tournament": {"code": table.tournament, "game": table.game, "table": table.table}}
+
+
+# A finished round, a roll, a BANK, a seat never change: each is rendered once, and
+# every later view holds the same dict (app/games/rendered.py).
+_seats: Rendered[Player, list[dict[str, Any] | None]] = Rendered(lambda _: [None, None])
+_rolls = Rendered(_roll)
+_bankings = Rendered(_banking)
+_changes = Rendered(_change)
+_summaries = Rendered(_summary)
+_last_round = Rendered(_round)
+_logs: Rendered[RoundResult, Kept] = Rendered(lambda last: Kept([_summaries(last)]))

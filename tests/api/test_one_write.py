@@ -1,0 +1,88 @@
+"""A command's state and its ack reach the sender in one write (one `send` of the
+server, so one read of the phone), the state first, as two frames; over a plain TCP
+socket, so that what arrives together is seen together. Every other socket of the
+room gets the state alone."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import select
+import socket
+import time
+from typing import Any
+
+from tests.client import Table
+from tests.conftest import ServerProcess
+
+
+def open_socket(server: ServerProcess, path: str) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    sock.sendall(request.encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def frames(data: bytes) -> list[dict[str, Any]]:
+    """The text messages in `data` (whole unmasked frames from the server)."""
+    found, at = [], 0
+    while at < len(data):
+        assert data[at] == 0x81, "one whole text frame after another"
+        size, at = data[at + 1] & 0x7F, at + 2
+        if size == 126:
+            size, at = int.from_bytes(data[at : at + 2], "big"), at + 2
+        found.append(json.loads(data[at : at + size]))
+        at += size
+    assert at == len(data), "no frame split across reads"
+    return found
+
+
+def read_all(sock: socket.socket, quiet: float = 0.3) -> list[bytes]:
+    """Every chunk one `recv` gets, until nothing comes for `quiet` seconds."""
+    chunks = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and select.select([sock], [], [], quiet)[0]:
+        chunks.append(sock.recv(65536))
+    return chunks
+
+
+def send(sock: socket.socket, message: dict[str, Any]) -> None:
+    payload, mask = json.dumps(message).encode(), os.urandom(4)
+    assert len(payload) < 126
+    masked = bytes(b ^ mask[n % 4] for n, b in enumerate(payload))
+    sock.sendall(bytes((0x81, 0x80 | len(payload))) + mask + masked)
+
+
+def test_the_senders_state_and_ack_come_in_one_read(server: ServerProcess) -> None:
+    table = Table(server.base_url)
+    table.join("Ann")
+    for patches in ("", "&patches=1"):
+        banker = open_socket(server, f"/ws/rooms/{table.code}?token={table.banker_token}{patches}")
+        watcher = open_socket(server, f"/ws/rooms/{table.code}?{patches[1:]}")
+        read_all(banker), read_all(watcher)  # the welcomes and presence
+        # the start; then a roll, after which a patch socket has a state to patch from
+        send(
+            banker,
+            {"type": "start", "id": "s"} if not patches else {"type": "roll", "dice": [1, 2]},
+        )
+        read_all(banker), read_all(watcher)
+        send(banker, {"type": "roll", "dice": [2, 3], "id": f"r{patches}"})
+        chunks = read_all(banker)
+        assert len(chunks) == 1, "one write for the state and its ack"
+        state, ack = frames(chunks[0])
+        assert state["type"] == ("patch" if patches else "state")
+        assert ack == {"type": "ack", "id": f"r{patches}", "seq": ack["seq"]}
+        assert (state.get("seq") or state["state"]["seq"]) == ack["seq"]
+        (seen,) = [m for chunk in read_all(watcher) for m in frames(chunk)]
+        assert seen["type"] == state["type"], "the watcher's socket gets the state alone"
+        banker.close()
+        watcher.close()
