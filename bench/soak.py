@@ -12,7 +12,9 @@ it is away the banker banks for that player. Spectators come and go. Fan-out lat
 of an action = from its send to the moment every socket that was open when it was
 sent has the state with its seq (the seq comes from the ack). Every minute one line:
 minute, server RSS, open sockets and rooms (GET /metrics), fan-out p99, errors
-(error messages, sockets closed by the server, actions never acknowledged). Loopback
+(error messages, sockets closed by the server, actions never acknowledged), and the
+p99 of the event loop's lag in that minute (the bucket of /metrics'
+`bankit_event_loop_lag_seconds` that holds it; the whole histogram at the end). Loopback
 only; every loop ends at the deadline; the server is stopped at the end.
 """
 
@@ -35,6 +37,7 @@ from typing import Any
 import httpx
 import orjson
 
+from bench import lag
 from bench.cluster import ROOT, free_port, percentile, pinned, rss_kib, wait_http
 from bench.load import DICE, GAME_ROUND, PERIOD, PLAYERS, STATE_HEADS
 from bench.wsclient import WsClient, tail_seq
@@ -288,9 +291,11 @@ class Soak:
         deadline = start + self.args.minutes * 60
         print(
             f"{'minute':>6} {'RSS MB':>7} {'sockets':>7} {'rooms':>6} {'p99 ms':>7} "
-            f"{'errors':>6} {'actions':>7} {'games':>5} {'drops':>5}",
+            f"{'errors':>6} {'actions':>7} {'games':>5} {'drops':>5} {'lag p99 ms':>10}",
             flush=True,
         )
+        first_lag: lag.Histogram = {}
+        last_lag: lag.Histogram = {}
         limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
         async with httpx.AsyncClient(base_url=self.base, limits=limits, timeout=30) as http:
             seats = [
@@ -299,13 +304,16 @@ class Soak:
             for minute in range(1, int(self.args.minutes) + 1):
                 await asyncio.sleep(max(0.0, start + minute * 60 - loop.time()))
                 done, self.current = self.current, Minute()
-                gauges = await self.gauges(http)
+                gauges, minute_lag = await self.gauges(http)
+                window = lag.window(last_lag, minute_lag)
+                first_lag, last_lag = first_lag or minute_lag, minute_lag
                 print(
                     f"{minute:>6} {rss_kib(server_pid) / 1024:>7.1f} "
                     f"{gauges.get('bankit_connections', -1):>7.0f} "
                     f"{gauges.get('bankit_rooms_owned', -1):>6.0f} "
                     f"{percentile(done.latencies, 0.99):>7.1f} {done.errors:>6} "
-                    f"{len(done.latencies):>7} {done.games:>5} {done.drops:>5}",
+                    f"{len(done.latencies):>7} {done.games:>5} {done.drops:>5} "
+                    f"{lag.quantile(window, 0.99) * 1000:>10g}",
                     flush=True,
                 )
                 for sample in done.samples:
@@ -313,19 +321,21 @@ class Soak:
             await asyncio.gather(*seats)
             for task in list(self.tasks):
                 task.cancel()
+            print(f"event loop lag after minute 1: {lag.line(lag.window(first_lag, last_lag))}")
 
-    async def gauges(self, http: httpx.AsyncClient) -> dict[str, float]:
+    async def gauges(self, http: httpx.AsyncClient) -> tuple[dict[str, float], lag.Histogram]:
+        """Sockets and rooms, and the loop lag's histogram so far."""
         try:
             text = (await http.get("/metrics")).text
         except httpx.HTTPError as error:
             self.current.error(f"/metrics failed: {error!r}")
-            return {}
+            return {}, {}
         values = {}
         for line in text.splitlines():
             name, _, value = line.partition(" ")
             if name in ("bankit_connections", "bankit_rooms_owned"):
                 values[name] = float(value)
-        return values
+        return values, lag.parse(text)
 
 
 def main() -> None:

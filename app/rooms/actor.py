@@ -150,7 +150,7 @@ class RoomActor:
         finally:
             self._applying = None
             applying.set_result(committed)
-        if committed:
+        if committed and self._effects_due:
             await self._carry_out(self._effects_due)
         return committed
 
