@@ -6,9 +6,9 @@
 Systems: `naive` (bench/naive.py); `sqlite`, bankit's default (one process,
 BANKIT_STORE=sqlite in a fresh temp data dir); `redis`, bankit in one process with a
 redis-server of its own; `sqlite@REV`, the default with this repository's `app/` as it
-was at git revision REV (before and after a change, in one run). Every step starts fresh servers pinned to CPU 0 (taskset),
-the load generator (bench/load.py's workers) on CPU 1, with the same options for all:
-rooms of 11 sockets (banker, 8 players, 2 spectators), 2 actions a second per room,
+was at git revision REV (before and after a change, in one run). Every step starts
+fresh servers pinned to CPU 0 (taskset), the load generator (bench/load.py's workers)
+on CPU 1, with the same options for all: rooms of 11 sockets (banker, 8 players, 2 spectators), 2 actions a second per room,
 a real game: `--game scripted` (the default), 20 rounds of three safe rolls, six
 players BANK, a 7 (60 % of actions are players' BANKs, every one valid, and
 `rounds_log` grows); `--game random`, 100 rounds of a random valid mix, 40 % fair
@@ -144,11 +144,11 @@ class Server:
 
 
 def checkout(rev: str, workdir: str) -> Path:
-    """This repository's `app/` at `rev`, for `sqlite@REV`: the same step, the code before."""
+    """This repository's `app/` (and the `static/` it serves) at `rev`, for `sqlite@REV`."""
     folder = Path(workdir) / "code"
     folder.mkdir()
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", rev, "app"], check=True, capture_output=True
+        ["git", "-C", str(ROOT), "archive", rev, "app", "static"], check=True, capture_output=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
@@ -475,9 +475,7 @@ def main() -> None:
     ):
         parser.error("the game would end inside the window: fewer seconds")
     systems = args.systems.split(",")
-    unknown = {s for s in systems if s.partition("@")[0] != "sqlite" or "@" not in s} - set(
-        SYSTEMS
-    )
+    unknown = {s for s in systems if s.partition("@")[0] != "sqlite" or "@" not in s} - set(SYSTEMS)
     if unknown:
         parser.error(f"unknown systems {sorted(unknown)}; choose from {SYSTEMS}")
     steps = [int(r) for r in args.rooms.split(",")]
