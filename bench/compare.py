@@ -6,25 +6,26 @@
 Systems: `naive` (bench/naive.py); `sqlite`, bankit's default (one process,
 BANKIT_STORE=sqlite in a fresh temp data dir); `redis`, bankit in one process with a
 redis-server of its own; `sqlite@REV`, the default with this repository's `app/` as it
-was at git revision REV (before and after a change, in one run). Every step starts
-fresh servers pinned to CPU 0 (taskset), the load generator (bench/load.py's workers)
-on CPU 1, with the same options for all: rooms of 11 sockets (banker, 8 players, 2 spectators), 2 actions a second per room,
-a real game: `--game scripted` (the default), 20 rounds of three safe rolls, six
-players BANK, a 7 (60 % of actions are players' BANKs, every one valid, and
-`rounds_log` grows); `--game random`, 100 rounds of a random valid mix, 40 % fair
-rolls and 60 % BANKs by players who have not banked yet (the independent harness's
-game); `--rounds` changes the length; the header says which game was played.
-bankit's sockets ask for states as patches, as the pages do (`--whole-states`: they
-do not). bankit's clients wait for acks; the naive server sends none, so an action's
-seq is counted. At each number of rooms the systems still passing run back to back;
-a system stops at its first
-step over the limit (p99 > 100 ms, or any error; a failing step is run a second
-time first, since one stall of this shared machine can fail a step). Then memory:
-RSS growth for 2,000 idle spectators in one room, per socket. With `--runs N`
-everything is repeated and the tables show medians. Under each bankit step: its
-event loop's lag in the window (/metrics, `bankit_event_loop_lag_seconds`: a timer due
-every 50 ms, how late it ran). `--profile DIR`: py-spy samples
-the bankit (sqlite) server during its 500-room window (raw folded stacks in DIR).
+was at git revision REV (before and after a change, in one run). Every step starts fresh
+servers pinned to CPU 0 (taskset), the load generator (bench/load.py's workers) on CPU
+1, with the same options for all: rooms of 11 sockets (banker, 8 players, 2 spectators),
+2 actions a second per room, a real game: `--game scripted` (the default), 20 rounds of
+three safe rolls, six players BANK, a 7 (60 % of actions are players' BANKs, every one
+valid, and `rounds_log` grows); `--game random`, 100 rounds of a random valid mix, 40 %
+fair rolls and 60 % BANKs by players who have not banked yet (the independent harness's
+game); `--rounds` changes the length; `--skip-rounds N`: each room first plays N rounds'
+worth of actions as fast as they are acked (unmeasured), so that the window sees a game
+well under way (a long `rounds_log`); the header says which game was played. bankit's
+sockets ask for states as patches, as the pages do (`--whole-states`: they do not).
+bankit's clients wait for acks; the naive server sends none, so an action's seq is
+counted. At each number of rooms the systems still passing run back to back; a system
+stops at its first step over the limit (p99 > 100 ms, or any error; a failing step is
+run a second time first, since one stall of this shared machine can fail a step). Then
+memory: RSS growth for 2,000 idle spectators in one room, per socket. With `--runs N`
+everything is repeated and the tables show medians. Under each bankit step: its event
+loop's lag in the window (/metrics, `bankit_event_loop_lag_seconds`: a timer due every
+50 ms, how late it ran). `--profile DIR`: py-spy samples the bankit (sqlite) server
+during its 500-room window (raw folded stacks in DIR).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ def run_step(
     game: str = "scripted",
     rounds: int = ROUNDS,
     patches: bool = True,
+    skip_rounds: int = 0,
 ) -> dict[str, Any]:
     if rooms * load.SOCKETS > FD_LIMIT:
         return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
@@ -170,7 +172,8 @@ def run_step(
     spy = None
     try:
         bankit = system != "naive"
-        options = (GAMES[game][0], bankit, rounds, bankit and patches)
+        skip = skip_rounds * len(load.GAME_ROUND)  # actions (about as many rounds, random)
+        options = (GAMES[game][0], bankit, rounds, bankit and patches, skip)
         try:
             pipes, procs = load.start_workers(
                 [server.port], rooms, SOCKETS_PER_WORKER, warmup, seconds, *options
@@ -284,7 +287,7 @@ def one_run(
     for rooms in steps:
         for system in list(alive):
             profile = args.profile if system == "sqlite" and rooms == 500 and run == 1 else None
-            game = (args.game, args.rounds, args.patches)
+            game = (args.game, args.rounds, args.patches, args.skip_rounds)
             step = run_step(system, rooms, args.warmup, args.seconds, profile, *game)
             if not step.get("ok") and "skipped" not in step:
                 print(row(system, step) + "  (retried once: the machine is shared)", flush=True)
@@ -458,6 +461,12 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(GAMES), default="scripted")
     parser.add_argument("--rounds", type=int, default=None, help="the game's length")
     parser.add_argument(
+        "--skip-rounds",
+        type=int,
+        default=0,
+        help="each room first plays this many rounds' actions as fast as acked, unmeasured",
+    )
+    parser.add_argument(
         "--whole-states",
         dest="patches",
         action="store_false",
@@ -470,9 +479,8 @@ def main() -> None:
     args.seconds = args.seconds or (5.0 if quick else 15.0)
     args.warmup = args.warmup or 4.0  # Redis: ~100 ms hiccups in the first seconds
     args.idle = args.idle or (500 if quick else 2000)
-    if args.game == "scripted" and (
-        args.warmup + args.seconds > args.rounds * len(load.GAME_ROUND) * load.PERIOD - 5
-    ):
+    left = (args.rounds - args.skip_rounds) * len(load.GAME_ROUND) * load.PERIOD
+    if args.game == "scripted" and args.warmup + args.seconds > left - 5:
         parser.error("the game would end inside the window: fewer seconds")
     systems = args.systems.split(",")
     unknown = {s for s in systems if s.partition("@")[0] != "sqlite" or "@" not in s} - set(SYSTEMS)
@@ -487,7 +495,9 @@ def main() -> None:
     print(
         f"bench.compare {time.strftime('%Y-%m-%d %H:%M')}: systems {systems}, rooms {steps}, "
         f"{args.warmup:g} s warm-up + {args.seconds:g} s, {args.runs} run(s), nice {args.nice}"
-        f"\ngame: {args.rounds} rounds of {GAMES[args.game][2]}; bankit's sockets get states "
+        f"\ngame: {args.rounds} rounds of {GAMES[args.game][2]}"
+        + (f", measured from round ~{args.skip_rounds}" if args.skip_rounds else "")
+        + "; bankit's sockets get states "
         + ("as patches (docs/protocol.md)" if args.patches else "whole"),
         flush=True,
     )

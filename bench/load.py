@@ -101,6 +101,7 @@ class LoadRoom:
         self.sent_at: dict[str, float] = {}  # action id -> send time
         self.acked: dict[int, float] = {}  # seq -> send time of its action
         self.next_id = 0
+        self.steps = 0  # actions sent so far (the game goes on from there)
         self.player_ids: list[str] = []
         self.mix = RandomMix(code) if plan == RANDOM else None
 
@@ -148,6 +149,23 @@ class LoadRoom:
             if self.stats.measuring:
                 self.stats.latencies.append(latency * 1000)
                 self.stats.actions += 1
+
+    async def fast_forward(self, actions: int, timeout: float = 300) -> None:
+        """Play `actions` of the game as fast as the server takes them, one at a time
+        (unmeasured): the window then sees a game that is well under way."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for _ in range(actions):
+            self.act(self.steps)
+            self.steps += 1
+            while (self.sent_at if self.acks else self.seen[0] < self.expected) and not any(
+                s.lost for s in self.sockets
+            ):
+                if loop.time() > deadline:
+                    raise RuntimeError(f"room {self.code}: fast-forward timed out")
+                await asyncio.sleep(0.002)
+        self.acked.clear()
+        self.complete.clear()
 
     def act(self, step: int) -> None:
         plan = self.plan
@@ -234,7 +252,9 @@ async def setup(
     acks: bool = True,
     rounds: int = 100,
     patches: bool = False,
+    skip: int = 0,
 ) -> list[LoadRoom]:
+    """The rooms, seated and started; `skip`: actions each plays fast before the load."""
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
@@ -246,11 +266,13 @@ async def setup(
                 room = LoadRoom(made["code"], stats, plan, acks, patches)
                 await connect_room(room, made["tokens"], ports, index)
                 room.sockets[0].send(b'{"type":"start","id":"start"}')
-                if not acks:
+                if not acks or skip:
                     await started(room)
                 return room
 
-        return list(await asyncio.gather(*(one(first + n) for n in range(count))))
+        rooms = list(await asyncio.gather(*(one(first + n) for n in range(count))))
+    await asyncio.gather(*(room.fast_forward(skip) for room in rooms))
+    return rooms
 
 
 async def play(
@@ -262,10 +284,10 @@ async def play(
 
     async def table(room: LoadRoom) -> None:
         await asyncio.sleep(rng.uniform(0, PERIOD))
-        due, step = loop.time(), 0
+        due = loop.time()
         while loop.time() < start + warmup + seconds:
-            room.act(step)
-            step += 1
+            room.act(room.steps)
+            room.steps += 1
             due += PERIOD
             await asyncio.sleep(max(0.0, due - loop.time()))
 
@@ -299,6 +321,7 @@ def worker(
     acks: bool = True,
     rounds: int = 100,
     patches: bool = False,
+    skip: int = 0,
 ) -> None:
     """One load-generator process: set up, say ready, wait for go, play, report.
 
@@ -309,7 +332,9 @@ def worker(
     async def main() -> None:
         stats = Stats()
         try:
-            rooms = await setup(ports, count, first, stats, PLANS[plan], acks, rounds, patches)
+            rooms = await setup(
+                ports, count, first, stats, PLANS[plan], acks, rounds, patches, skip
+            )
         except Exception as error:  # noqa: BLE001 - report, do not hang the coordinator
             pipe.send({"error": f"setup failed: {error!r}"})
             return
