@@ -89,6 +89,7 @@ class Server:
             **os.environ,
             "BANKIT_LOG_LEVEL": "warning",
             "BANKIT_MAX_CONNECTIONS": "100000",
+            "BANKIT_MAX_OPEN_CONNECTIONS": "100000",  # 1,500 rooms are 16,500 sockets
             "BANKIT_MAX_ROOMS": "100000",
             "BANKIT_STORE": "memory" if system == "memory" else "sqlite",
             "BANKIT_DATA_DIR": str(Path(workdir) / "data"),

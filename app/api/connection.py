@@ -78,7 +78,6 @@ class TokenBucket:
 class Connection:
     __slots__ = (
         "_close_code",
-        "awaiting",
         "_gone",
         "_gone_waiter",
         "_others",
@@ -86,6 +85,7 @@ class Connection:
         "_queue_limit",
         "_slot",
         "_started",
+        "awaiting",
         "bucket",
         "code",
         "identity",

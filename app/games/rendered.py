@@ -11,8 +11,8 @@ the room splices it into every view's text instead of encoding it again (a long
 game's `rounds_log` is most of its state's bytes).
 
 The cache is keyed by the object's identity (never its hash, which would walk the
-whole object) and forgets an entry when its object dies (a weak reference: the
-rendered class needs `weakref_slot=True`).
+whole object) and forgets an entry when its object dies (a weak reference: a class
+with slots needs `weakref_slot=True`).
 """
 
 from __future__ import annotations
@@ -25,25 +25,16 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-class Rendered(Generic[K, V]):
-    """What `render` made of each live object, by identity."""
+class ByIdentity(Generic[K, V]):
+    """Values kept for live objects, by identity: forgotten when their object dies."""
 
-    __slots__ = ("_cache", "_render")
+    __slots__ = ("_cache",)
 
-    def __init__(self, render: Callable[[K], V]) -> None:
-        self._render = render
+    def __init__(self) -> None:
         self._cache: dict[int, tuple[weakref.ref[K], V]] = {}
 
-    def __call__(self, obj: K) -> V:
-        hit = self._cache.get(id(obj))
-        if hit is not None and hit[0]() is obj:
-            return hit[1]
-        value = self._render(obj)
-        self.keep(obj, value)
-        return value
-
     def get(self, obj: K) -> V | None:
-        """The rendering kept for `obj`, or None."""
+        """The value kept for `obj`, or None."""
         hit = self._cache.get(id(obj))
         return hit[1] if hit is not None and hit[0]() is obj else None
 
@@ -59,12 +50,29 @@ class Rendered(Generic[K, V]):
         cache[key] = (weakref.ref(obj, forget), value)
 
     def drop(self, obj: K) -> None:
-        hit = self._cache.get(id(obj))
-        if hit is not None and hit[0]() is obj:
+        if self.get(obj) is not None:
             del self._cache[id(obj)]
 
     def __len__(self) -> int:
         return len(self._cache)
+
+
+class Rendered(ByIdentity[K, V]):
+    """What `render` made of each live object, made once."""
+
+    __slots__ = ("_render",)
+
+    def __init__(self, render: Callable[[K], V]) -> None:
+        super().__init__()
+        self._render = render
+
+    def __call__(self, obj: K) -> V:
+        hit = self._cache.get(id(obj))
+        if hit is not None and hit[0]() is obj:
+            return hit[1]
+        value = self._render(obj)
+        self.keep(obj, value)
+        return value
 
 
 class Kept(list[Any]):

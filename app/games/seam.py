@@ -78,8 +78,9 @@ def changed(state: T, **changes: Any) -> T:
     every event copies), at a sixth of its cost: the fields are copied as they are,
     not passed through `__init__` again (so such a class has no `__post_init__`)."""
     fields = state.__dict__
-    if not changes.keys() <= fields.keys():
-        raise TypeError(f"{type(state).__name__} has no field {sorted(changes - fields.keys())}")
+    unknown = changes.keys() - fields.keys()
+    if unknown:
+        raise TypeError(f"{type(state).__name__} has no field {sorted(unknown)}")
     copy = object.__new__(type(state))
     copy.__dict__.update(fields)
     copy.__dict__.update(changes)

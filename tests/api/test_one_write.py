@@ -1,7 +1,11 @@
-"""A command's state and its ack reach the sender in one write (one `send` of the
-server, so one read of the phone), the state first, as two frames; over a plain TCP
-socket, so that what arrives together is seen together. Every other socket of the
-room gets the state alone."""
+"""Over a plain TCP socket, so that what arrives together is seen together:
+
+- a command's state and its ack reach the sender in one write (one `send` of the
+  server, so one read of the phone), the state first, as two frames; every other
+  socket of the room gets the state alone;
+- a phone's short command in one read is read at once (app/api/socket_protocol.py),
+  and whatever is not that (a frame split over two reads, two frames in one, text
+  that is not UTF-8) is still read, or refused, as websockets' own parser does."""
 
 from __future__ import annotations
 
@@ -55,11 +59,25 @@ def read_all(sock: socket.socket, quiet: float = 0.3) -> list[bytes]:
     return chunks
 
 
-def send(sock: socket.socket, message: dict[str, Any]) -> None:
-    payload, mask = json.dumps(message).encode(), os.urandom(4)
+def frame(payload: bytes) -> bytes:
+    """One masked text frame, as a client writes it."""
     assert len(payload) < 126
+    mask = os.urandom(4)
     masked = bytes(b ^ mask[n % 4] for n, b in enumerate(payload))
-    sock.sendall(bytes((0x81, 0x80 | len(payload))) + mask + masked)
+    return bytes((0x81, 0x80 | len(payload))) + mask + masked
+
+
+def send(sock: socket.socket, message: dict[str, Any]) -> None:
+    sock.sendall(frame(json.dumps(message).encode()))
+
+
+def seated_banker(server: ServerProcess) -> socket.socket:
+    table = Table(server.base_url)
+    table.join("Ann")
+    banker = open_socket(server, f"/ws/rooms/{table.code}?token={table.banker_token}")
+    send(banker, {"type": "start", "id": "s"})
+    read_all(banker)
+    return banker
 
 
 def test_the_senders_state_and_ack_come_in_one_read(server: ServerProcess) -> None:
@@ -86,3 +104,33 @@ def test_the_senders_state_and_ack_come_in_one_read(server: ServerProcess) -> No
         assert seen["type"] == state["type"], "the watcher's socket gets the state alone"
         banker.close()
         watcher.close()
+
+
+def acks(sock: socket.socket) -> list[str]:
+    return [m["id"] for chunk in read_all(sock) for m in frames(chunk) if m["type"] == "ack"]
+
+
+def test_a_frame_split_over_two_reads_and_two_frames_in_one_are_read_too(
+    server: ServerProcess,
+) -> None:
+    banker = seated_banker(server)
+    split = frame(b'{"type":"roll","dice":[2,3],"id":"split"}')
+    banker.sendall(split[:5])
+    assert not select.select([banker], [], [], 0.2)[0], "half a frame: nothing to answer"
+    banker.sendall(split[5:])
+    assert acks(banker) == ["split"]
+    two = [frame(b'{"type":"roll","dice":[%d,3],"id":"r%d"}' % (n, n)) for n in (1, 2)]
+    banker.sendall(b"".join(two))
+    assert acks(banker) == ["r1", "r2"]
+    banker.close()
+
+
+def test_a_short_frame_that_is_not_utf8_closes_the_socket_with_1007(
+    server: ServerProcess,
+) -> None:
+    banker = seated_banker(server)
+    banker.sendall(frame(b'{"type":"roll","id":"\xff\xfe"}'))
+    data = b"".join(read_all(banker))
+    close = data[data.index(b"\x88") :]  # the close frame: its code leads its payload
+    assert int.from_bytes(close[2:4], "big") == 1007
+    banker.close()

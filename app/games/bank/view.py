@@ -14,7 +14,7 @@ from app.games.bank.state import (
     RoundResult,
     TableOf,
 )
-from app.games.rendered import Kept, Rendered
+from app.games.rendered import ByIdentity, Kept, Rendered
 from app.games.seam import Connected, fairness_view
 
 
@@ -190,4 +190,4 @@ _bankings = Rendered(_banking)
 _changes = Rendered(_change)
 _summaries = Rendered(_summary)
 _last_round = Rendered(_round)
-_logs: Rendered[RoundResult, Kept] = Rendered(lambda last: Kept([_summaries(last)]))
+_logs: ByIdentity[RoundResult, Kept] = ByIdentity()  # the whole log, by its last round
