@@ -58,7 +58,7 @@ class ByIdentity(Generic[K, V]):
 
 
 class Rendered(ByIdentity[K, V]):
-    """What `render` made of each live object, made once."""
+    """What `render` made of each live object (never None), made once."""
 
     __slots__ = ("_render",)
 
@@ -67,9 +67,9 @@ class Rendered(ByIdentity[K, V]):
         self._render = render
 
     def __call__(self, obj: K) -> V:
-        hit = self._cache.get(id(obj))
-        if hit is not None and hit[0]() is obj:
-            return hit[1]
+        kept = self.get(obj)
+        if kept is not None:
+            return kept
         value = self._render(obj)
         self.keep(obj, value)
         return value

@@ -72,7 +72,6 @@ class RoomActor:
         self.waiting = False  # for its next commands: stopping it now interrupts nothing
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
-        self._effects_due: list[Effect] = []  # committed by the last batch, to carry out
 
     async def snapshot(self) -> bytes:
         """The last committed record with its view, which one process does not store.
@@ -144,17 +143,18 @@ class RoomActor:
 
     async def _apply(self, batch: list[tuple[str, bytes]]) -> bool:
         applying = self._applying = asyncio.get_running_loop().create_future()
-        committed = False
+        effects: list[Effect] | None = None
         try:
-            committed = await self._apply_batch(batch)
+            effects = await self._apply_batch(batch)
         finally:
             self._applying = None
-            applying.set_result(committed)
-        if committed and self._effects_due:
-            await self._carry_out(self._effects_due)
-        return committed
+            applying.set_result(effects is not None)
+        if effects:
+            await self._carry_out(effects)
+        return effects is not None
 
-    async def _apply_batch(self, batch: list[tuple[str, bytes]]) -> bool:
+    async def _apply_batch(self, batch: list[tuple[str, bytes]]) -> list[Effect] | None:
+        """Apply and commit the batch: the effects it stored, or None when fenced off."""
         entries: list[bytes] = []
         notes: list[bytes] = []
         frames: list[Frame] = []
@@ -191,12 +191,11 @@ class RoomActor:
             if committed:
                 self._stored = stored
         if not committed:
-            return False
+            return None
         self._view = room.view_json
         self.cursor = cursor
         self.applied += len(entries)
-        self._effects_due = effects
-        return True
+        return effects
 
     def _note(
         self,

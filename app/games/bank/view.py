@@ -126,11 +126,11 @@ def _rounds_log(log: tuple[RoundResult, ...]) -> list[dict[str, Any]]:
     last = log[-1]
     rendered = _logs.get(last)
     if rendered is None:
-        before: list[dict[str, Any]] | None = _logs.get(log[-2]) if len(log) > 1 else []
-        if before is None:
-            before = [_summaries(r) for r in log[:-1]]
-        elif len(log) > 1:
+        before: list[dict[str, Any]] | None = _logs.get(log[-2]) if len(log) > 1 else None
+        if before is not None:
             _logs.drop(log[-2])  # one list per game: an undo back to it renders it again
+        else:
+            before = [_summaries(r) for r in log[:-1]]
         rendered = Kept([*before, _summaries(last)])
         _logs.keep(last, rendered)
     return rendered
