@@ -30,8 +30,12 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check app tests bench scripts
 	$(BIN)/mypy app
 
+# Two workers (pytest-xdist) keep both cores busy: one alone leaves a core idle while it
+# waits on servers, browsers and deadlines. A test file runs whole on one worker, so
+# that its fixtures (a browser, the axe gallery, a cluster) are made once.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed-test system-deps lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench.fanout

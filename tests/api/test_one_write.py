@@ -51,11 +51,15 @@ def frames(data: bytes) -> list[dict[str, Any]]:
 
 
 def read_all(sock: socket.socket, quiet: float = 0.3) -> list[bytes]:
-    """Every chunk one `recv` gets, until nothing comes for `quiet` seconds."""
+    """Every chunk one `recv` gets, until nothing comes for `quiet` seconds or the
+    server closes the connection."""
     chunks = []
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and select.select([sock], [], [], quiet)[0]:
-        chunks.append(sock.recv(65536))
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
     return chunks
 
 

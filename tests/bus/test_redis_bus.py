@@ -131,10 +131,12 @@ async def test_frames_lost_while_resubscribing_come_back_from_the_tail(
 ) -> None:
     monkeypatch.setattr(redis_subscriber, "BACKOFF_FIRST", 0.5)  # a wide window to publish into
     (owner, _), (listener, heard) = redis_pair
+    owner.lease_ms = 60_000  # this test is about the subscription: the lease must not lapse
     code = new_code()
     await owner.create_room(code, b"s", b"e")
     await listener.subscribe(code)
     epoch = await owner.claim(code)
+    assert epoch is not None
     redis_server.command("CLIENT", "KILL", "TYPE", "pubsub")
     await until(lambda: not listener._connected.is_set(), what="the listener noticing")
     await owner.submit(code, b"c")
@@ -146,7 +148,6 @@ async def test_frames_lost_while_resubscribing_come_back_from_the_tail(
     await until(lambda: heard.of(code), what="the tail replayed after resubscribing")
     assert heard.of(code) == missed
     # ... and delivered once: a later frame follows it, nothing repeats.
-    epoch = await owner.claim(code) or epoch  # the 0.5 s lease may have lapsed meanwhile
     await owner.submit(code, b"d")
     cursor = (await owner.read_commands(code, cursor, 1000))[-1][0]
     assert await owner.commit(code, epoch, cursor, b"s3", [b"e3"], [Frame("state", 3, "three")])
@@ -159,6 +160,7 @@ async def test_an_answer_committed_while_the_subscriber_is_away_comes_after_it_r
 ) -> None:
     monkeypatch.setattr(redis_subscriber, "BACKOFF_FIRST", 0.5)  # a wide window to commit into
     (owner, _), (sender, heard) = redis_pair
+    owner.lease_ms = 60_000  # this test is about the subscription: the lease must not lapse
     code = new_code()
     await owner.create_room(code, b"s", b"e")
     epoch = await owner.claim(code)

@@ -100,6 +100,7 @@ async def test_after_every_master_drops_the_subscribers_answers_and_tails_come_b
 ) -> None:
     monkeypatch.setattr(redis_subscriber, "BACKOFF_FIRST", 0.5)  # a wide window to commit into
     (owner, _), (sender, heard) = cluster_pair
+    owner.lease_ms = 60_000  # this test is about the subscription: the lease must not lapse
     codes = codes_on_every_master(redis_cluster)
     epochs = {}
     for code in codes:

@@ -8,9 +8,11 @@ so does a Content-Security-Policy violation.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from playwright.sync_api import (
@@ -64,12 +66,29 @@ class Table:
     contexts: list[BrowserContext] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def open(self, path: str = "/", viewport: ViewportSize | None = None) -> Page:
+    def open(
+        self,
+        path: str = "/",
+        viewport: ViewportSize | None = None,
+        seats: dict[str, dict[str, Any]] | None = None,
+        service_worker: bool = False,
+    ) -> Page:
+        """A new phone showing `path`, holding `seats` (code -> seat) in its localStorage
+        before its first script runs. Its service worker is blocked unless asked for: it
+        precaches the whole shell in every new context, which is most of a page's CPU, and
+        only the test of the installable shell is about it."""
         context = self.browser.new_context(
-            viewport=viewport or PHONE, base_url=self.server.base_url, has_touch=True
+            viewport=viewport or PHONE,
+            base_url=self.server.base_url,
+            has_touch=True,
+            service_workers="allow" if service_worker else "block",
         )
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)
+        for code, seat in (seats or {}).items():
+            saved = json.dumps(json.dumps({"collection": "rooms", **seat, "saved": 0}))
+            # saved: 0 keeps it off the home page's "back to your game" list; room.js reads it.
+            context.add_init_script(f"localStorage.setItem('bankit:seat:{code}', {saved})")
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.on("console", lambda message: self._csp(page, message.text))

@@ -14,7 +14,7 @@ import httpx
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
-from tests.e2e.conftest import PHONE, TIMEOUT_MS, Table
+from tests.e2e.conftest import Table
 
 Message = dict[str, Any]
 
@@ -76,19 +76,7 @@ class Made:
 
 def open_page(table: Table, path: str, seats: dict[str, Message] | None = None) -> Page:
     """A phone of its own, holding `seats` (code -> seat) before its first script runs."""
-    context = table.browser.new_context(
-        viewport=PHONE, base_url=table.server.base_url, has_touch=True
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    table.contexts.append(context)
-    for code, seat in (seats or {}).items():
-        collection = seat.pop("collection", "rooms")
-        saved = json.dumps({**seat, "collection": collection, "saved": 0})
-        context.add_init_script(f"localStorage.setItem('bankit:seat:{code}', {json.dumps(saved)})")
-    page = context.new_page()
-    page.on("pageerror", lambda error: table.errors.append(f"{page.url}: {error}"))
-    page.goto(path)
-    return page
+    return table.open(path, seats=seats)
 
 
 View = tuple[Page, Callable[[Page], None]]  # the page, and how to know it shows the view

@@ -365,7 +365,7 @@ def test_sound_is_off_until_tapped_and_then_beeps_for_a_bank(table: Table) -> No
 
 
 def test_the_shell_is_installable_and_reopens_offline(table: Table) -> None:
-    home = table.open("/")
+    home = table.open("/", service_worker=True)
     manifest = home.locator("link[rel=manifest]").get_attribute("href")
     assert manifest
     body = httpx.get(f"{table.server.base_url}{manifest}").json()

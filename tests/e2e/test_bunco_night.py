@@ -62,19 +62,7 @@ def open_seat(
     table: Table, path: str, seat: dict[str, Any] | None, code: str, *, viewport: Any = PHONE
 ) -> Page:
     """A phone (its own context) that already holds `seat` for room `code`."""
-    context = table.browser.new_context(
-        viewport=viewport, base_url=table.server.base_url, has_touch=True
-    )
-    context.set_default_timeout(10_000)
-    table.contexts.append(context)
-    if seat is not None:
-        saved = json.dumps({**seat, "collection": "rooms", "saved": 0})
-        # saved: 0 keeps it off the home page's "back to your game" list; room.js reads it.
-        context.add_init_script(f"localStorage.setItem('bankit:seat:{code}', {json.dumps(saved)})")
-    page = context.new_page()
-    page.on("pageerror", lambda error: table.errors.append(f"{page.url}: {error}"))
-    page.goto(path)
-    return page
+    return table.open(path, viewport, {code: seat} if seat is not None else None)
 
 
 def roll_on_pad(phone: Page, dice: tuple[int, int, int]) -> None:
