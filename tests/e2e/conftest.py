@@ -75,8 +75,8 @@ class Table:
     ) -> Page:
         """A new phone showing `path`, holding `seats` (code -> seat) in its localStorage
         before its first script runs. Its service worker is blocked unless asked for: it
-        precaches the whole shell in every new context, which is most of a page's CPU, and
-        only the test of the installable shell is about it."""
+        would precache the whole shell in every new context (a sixth of the browser tests'
+        CPU), and only the test of the installable shell is about it."""
         context = self.browser.new_context(
             viewport=viewport or PHONE,
             base_url=self.server.base_url,

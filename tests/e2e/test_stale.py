@@ -28,8 +28,8 @@ NOT_SENT_BANK = "Not sent: you were offline. Tap BANK again if you still want to
 
 
 def expect_stale(phone: Page) -> None:
-    """Not live within NOTICE_MS of the call (on a loaded machine), and the BANK says in
-    words (not only in grey) that it may be old."""
+    """Not live within NOTICE_MS of the call (and LOADED_MS for the busy machine), and the
+    BANK says in words (not only in grey) that it may be old."""
     expect(phone.locator("#conn")).not_to_have_text("● Live", timeout=NOTICE_MS + LOADED_MS)
     expect(phone.locator("#conn")).to_contain_text("Reconnecting…", timeout=NOTICE_MS)
     expect(phone.locator("#bank-total")).to_have_class(re.compile(r"\bstale\b"), timeout=NOTICE_MS)
