@@ -17,6 +17,8 @@ from app.config import Settings
 from app.logs import configure
 from app.main import create_app
 
+GC_THRESHOLDS = (2_000, 5, 25_000)  # gen0 allocations, gen0 runs per gen1, gen1 per full
+
 
 class DrainingServer(uvicorn.Server):
     """On SIGTERM, close sockets with 1001 (go elsewhere) before uvicorn's own 1012."""
@@ -40,7 +42,9 @@ def main() -> None:
 
     settings = Settings()
     configure(settings.log_level, settings.log_format)
-    gc.set_threshold(50_000, 50, 100)  # fewer, cheaper collections under many sockets
+    # Young collections small and often: a pause walks whatever was allocated since the
+    # last one (at 50,000, 25-85 ms every ~1.3 s at 500 rooms); full ones as rare as before.
+    gc.set_threshold(*GC_THRESHOLDS)
     app = create_app(settings)
     config = uvicorn.Config(
         app,

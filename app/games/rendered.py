@@ -10,51 +10,58 @@ A rendered list that never changes is `Kept`: its JSON is encoded once too, and
 the room splices it into every view's text instead of encoding it again (a long
 game's `rounds_log` is most of its state's bytes).
 
-The cache is keyed by the object's identity (never its hash, which would walk the
-whole object) and forgets an entry when its object dies (a weak reference: a class
-with slots needs `weakref_slot=True`).
+Each rendering is kept on the object it renders (its `renderings` field), so it
+lives and dies with that object: no cache to look up, and nothing more for the
+garbage collector to walk (a table of weak references costs it five objects per
+rendering, for as long as a game lasts).
 """
 
 from __future__ import annotations
 
-import weakref
+import dataclasses
 from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-K = TypeVar("K")
 V = TypeVar("V")
+Renderings = dict[Any, Any]
+
+
+def renderings() -> Any:
+    """The field of a part of a state that is rendered once: `renderings: Renderings |
+    None = renderings()`. Not an argument, not compared, not shown; a copy made by
+    `dataclasses.replace` or the seam's `changed` starts without any."""
+    return dataclasses.field(default=None, init=False, repr=False, compare=False)
+
+
+class Renderable(Protocol):
+    @property
+    def renderings(self) -> Renderings | None: ...
+
+
+K = TypeVar("K", bound=Renderable)
 
 
 class ByIdentity(Generic[K, V]):
-    """Values kept for live objects, by identity: forgotten when their object dies."""
+    """Values kept on live objects: forgotten when their object dies."""
 
-    __slots__ = ("_cache",)
-
-    def __init__(self) -> None:
-        self._cache: dict[int, tuple[weakref.ref[K], V]] = {}
+    __slots__ = ()
 
     def get(self, obj: K) -> V | None:
         """The value kept for `obj`, or None."""
-        hit = self._cache.get(id(obj))
-        return hit[1] if hit is not None and hit[0]() is obj else None
+        kept = obj.renderings
+        return None if kept is None else kept.get(self)
 
     def keep(self, obj: K, value: V) -> None:
-        key = id(obj)
-        cache = self._cache
-
-        def forget(ref: weakref.ref[K]) -> None:
-            held = cache.get(key)
-            if held is not None and held[0] is ref:
-                del cache[key]
-
-        cache[key] = (weakref.ref(obj, forget), value)
+        kept = obj.renderings
+        if kept is None:
+            object.__setattr__(obj, "renderings", {self: value})  # frozen dataclasses too
+        else:
+            kept[self] = value
 
     def drop(self, obj: K) -> None:
-        if self.get(obj) is not None:
-            del self._cache[id(obj)]
-
-    def __len__(self) -> int:
-        return len(self._cache)
+        kept = obj.renderings
+        if kept is not None:
+            kept.pop(self, None)
 
 
 class Rendered(ByIdentity[K, V]):
@@ -63,7 +70,6 @@ class Rendered(ByIdentity[K, V]):
     __slots__ = ("_render",)
 
     def __init__(self, render: Callable[[K], V]) -> None:
-        super().__init__()
         self._render = render
 
     def __call__(self, obj: K) -> V:

@@ -84,6 +84,7 @@ def changed(state: T, **changes: Any) -> T:
     copy = object.__new__(type(state))
     copy.__dict__.update(fields)
     copy.__dict__.update(changes)
+    copy.__dict__.pop("renderings", None)  # a new part: none yet (app/games/rendered.py)
     return copy
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from app.bus.base import BusUnavailable, Frame
 from app.bus.sqlite.bus import DataDirInUse, SqliteBus
+from app.bus.sqlite.file import Writer
 from tests.bus.conftest import Recorder, new_code
 
 
@@ -189,6 +191,40 @@ async def test_checkpoints_run_off_the_writer_and_keep_the_wal_bounded(tmp_path:
     )
     assert len(await bus.load_log(code)) == 1 + n
     await bus.close()
+
+
+@pytest.mark.parametrize(
+    ("synchronous", "thread"), [("NORMAL", "sqlite-truncate"), ("FULL", "sqlite-writer")]
+)
+async def test_the_wal_is_emptied_off_the_event_loop_and_no_commit_is_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, synchronous: str, thread: str
+) -> None:
+    """Emptying the WAL copies and fsyncs: never on the loop's thread (NORMAL commits run
+    there). Meanwhile the writer holds its transactions back, and they all land after."""
+    threads: list[str] = []
+    truncate = Writer.truncate
+
+    def watched(self: Writer, conn: sqlite3.Connection | None = None) -> None:
+        threads.append(threading.current_thread().name)
+        truncate(self, conn)
+
+    monkeypatch.setattr(Writer, "truncate", watched)
+    bus, recorder = await opened(tmp_path / "bankit.sqlite3", synchronous)
+    code = new_code()
+    await bus.create_room(code, b"s", b"e")
+    epoch = await bus.claim(code)
+    n, deadline = 0, time.monotonic() + 30
+    while bus.truncations < 2 and time.monotonic() < deadline:
+        n += 1
+        frame = Frame("state", n, "{}")
+        assert await bus.commit(code, epoch, str(n), b"x" * 2000, [b"e" * 300], [frame])
+    assert bus.truncations == 2, "the WAL was emptied twice"
+    assert threads and all(name.startswith(thread) for name in threads), threads
+    assert [f.seq for _, f in recorder.frames] == list(range(1, n + 1)), "every commit published"
+    await bus.close()
+    again, _ = await opened(tmp_path / "bankit.sqlite3", synchronous)
+    assert len(await again.load_log(code)) == 1 + n, "and every one is on disk"
+    await again.close()
 
 
 async def test_a_cancelled_full_commit_still_lands_and_the_log_goes_on(tmp_path: Path) -> None:

@@ -10,7 +10,10 @@
 
 Checkpoints (copying the WAL into the file, with an fsync even in NORMAL) run in a
 thread of their own, every CHECKPOINT_SECONDS when something was written: left to
-the writer they stall the event loop for several ms every ~1000 pages.
+the writer they stall the event loop for several ms every ~1000 pages. So does
+emptying a WAL that grew too long (10-15 ms every ~2 s at 1,000 BANK actions a
+second): in NORMAL a thread does it too, while the writer holds its transactions
+back (`Writer.hold`) and the loop goes on with everything else.
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ class Writer:
         self._pending: list[tuple[Work, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._scheduled = False  # inline: a group is due at the next turn of the loop
+        self._held = False  # inline: the checkpointer empties the WAL; transactions wait
 
     async def run(self, work: Work) -> None:
         """Write `work` in a transaction; BusUnavailable (nothing stored) if SQLite fails.
@@ -105,8 +109,22 @@ class Writer:
         except sqlite3.Error as error:
             raise BusUnavailable(f"sqlite: {error}") from error
 
-    def _flush_inline(self) -> None:
+    def hold(self) -> None:
+        """Inline (on the loop): no transaction until `release` (none runs now: they run
+        on the loop too), so that another connection may empty the WAL."""
+        self._held = True
+
+    def release(self) -> None:
+        """Write what waited, at the next turn of the loop."""
+        self._held = False
+        if self._pending and not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush_inline)
+
+    def _flush_inline(self, closing: bool = False) -> None:
         self._scheduled = False
+        if self._held and not closing:
+            return  # `release` writes it
         group, self._pending = self._pending, []
         if not group:  # `close` wrote it already
             return
@@ -173,8 +191,8 @@ class Writer:
                 conn.execute("ROLLBACK")
             raise
         self.transactions += 1
-        if self.truncate_wanted:
-            self._truncate()
+        if self.truncate_wanted and self.threaded:  # inline: the checkpointer's thread
+            self.truncate()
         return errors
 
     def _savepoint(self, work: Work) -> Exception | None:
@@ -189,16 +207,16 @@ class Writer:
             conn.execute("RELEASE item")
         return None
 
-    def _truncate(self) -> None:
-        """Empty a WAL that steady writes kept from starting over, between two writes.
-
-        Done by the writer itself, so that no write ever waits on a lock another
-        connection holds: such a wait sleeps in SQLite's busy handler, on the event
-        loop (inline commits), for up to 100 ms at a time. What is left to copy is
-        little, since the checkpointer copied the rest moments ago."""
+    def truncate(self, conn: sqlite3.Connection | None = None) -> None:
+        """Empty a WAL that steady writes kept from starting over, between two writes:
+        in the writer's thread (FULL), or in the checkpointer's while the writer holds
+        its transactions back (NORMAL), so that no write waits on a lock another
+        connection holds (such a wait sleeps in SQLite's busy handler) and the event
+        loop never waits for the copy and the fsync. What is left to copy is little,
+        since the checkpointer copied the rest moments ago."""
         self.truncate_wanted = False
         try:
-            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            (conn or self.conn).execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         except sqlite3.Error:
             return  # the next request tries again
         self.truncations += 1
@@ -215,7 +233,7 @@ class Writer:
 
     async def close(self) -> None:
         if self._executor is None:
-            self._flush_inline()
+            self._flush_inline(closing=True)
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
         if self._executor is not None:
@@ -231,6 +249,8 @@ class Checkpointer:
         self.writer = writer
         self.checkpoints = 0
         self._executor = ThreadPoolExecutor(1, "sqlite-checkpoint", initializer=_yield_the_cpu)
+        # Emptying the WAL holds the writer back: at the loop's own priority, never behind it.
+        self._truncator = ThreadPoolExecutor(1, "sqlite-truncate")
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -249,6 +269,10 @@ class Checkpointer:
             except sqlite3.Error:  # tried again next time; the WAL just grows meanwhile
                 continue
             seen = written
+            if self.writer.truncate_wanted and not self.writer.threaded:
+                self.writer.hold()  # released by `close` if cancelled, once the work is done
+                await loop.run_in_executor(self._truncator, self.writer.truncate, self.conn)
+                self.writer.release()
 
     def _checkpoint(self) -> None:
         """PASSIVE never waits for (nor holds off) the writer, but under steady writes the
@@ -264,6 +288,8 @@ class Checkpointer:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         self._executor.shutdown(wait=True)
+        self._truncator.shutdown(wait=True)
+        self.writer.release()
         self.conn.close()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.games.rendered import Renderings, renderings
 from app.games.seam import Fairness, changed
 
 SAFE_ROLLS = 3
@@ -59,6 +60,7 @@ class Player:
     banked: bool = False
     has_phone: bool = True  # False: the banker seated them without a phone (banks for them)
     waiting: bool = False  # seated mid-round: may BANK from the next roll on
+    renderings: Renderings | None = renderings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +71,7 @@ class LastRoll:
     total: int
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
+@dataclass(frozen=True, slots=True)  # rendered once (bank/view.py)
 class RollRecord:
     """One roll of a round and what it did to the BANK (None: the 7 that ended it)."""
 
@@ -78,17 +80,19 @@ class RollRecord:
     dice: Dice | None
     total: int
     bank_after: int | None
+    renderings: Renderings | None = renderings()
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
+@dataclass(frozen=True, slots=True)  # rendered once (bank/view.py)
 class Banking:
     player_id: str
     amount: int
     seq: int
     by_banker: bool = False  # the banker banked on the player's behalf (unbank may take it back)
+    renderings: Renderings | None = renderings()
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
+@dataclass(frozen=True, slots=True)  # rendered once (bank/view.py)
 class RoundResult:
     round: int
     ended_by: Ending
@@ -96,9 +100,10 @@ class RoundResult:
     banked: tuple[Banking, ...]
     rolls: tuple[RollRecord, ...] = ()
     seven_seq: int | None = None
+    renderings: Renderings | None = renderings()
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)  # rendered once (bank/view.py)
+@dataclass(frozen=True, slots=True)  # rendered once (bank/view.py)
 class Change:
     """An event as a correction names it: a roll (amount = its total), a BANK, an unbank, a
     late seat."""
@@ -109,6 +114,7 @@ class Change:
     amount: int = 0
     dice: Dice | None = None
     name: str = ""
+    renderings: Renderings | None = renderings()
 
 
 @dataclass(frozen=True, slots=True)

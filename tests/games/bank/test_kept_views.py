@@ -8,13 +8,15 @@ has seen."""
 
 from __future__ import annotations
 
-import gc
 import random
+import weakref
+from dataclasses import replace
 
 import orjson
 
-from app.games.bank.state import RoundResult
+from app.games.bank.state import Player, RoundResult
 from app.games.rendered import Kept, Rendered
+from app.games.seam import changed
 from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
 from app.rooms.room import Room, encode_view
 from tests.bank_support import BANK, DiceChance
@@ -90,15 +92,29 @@ def test_a_finished_round_is_the_same_dict_in_every_later_view() -> None:
     assert all(a is b for a, b in zip(kept, log, strict=True)), "rendered once"
 
 
-def test_kept_renderings_are_forgotten_with_their_objects() -> None:
-    made: Rendered[RoundResult, dict[str, int]] = Rendered(lambda r: {"round": r.round})
+def test_kept_renderings_live_on_their_objects_and_die_with_them() -> None:
+    class View:  # a rendering that can be watched die
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+    made: Rendered[RoundResult, View] = Rendered(lambda r: View(r.round))
     rounds = [RoundResult(n, "seven", 0, ()) for n in range(50)]
-    assert [made(r) for r in rounds] == [{"round": n} for n in range(50)]
+    assert [made(r).n for r in rounds] == list(range(50))
     assert made(rounds[3]) is made(rounds[3])
-    assert len(made) == 50
+    watched = [weakref.ref(made(r)) for r in rounds]
     del rounds[:40]
-    gc.collect()
-    assert len(made) == 10
+    assert all(ref() is None for ref in watched[:40]), "freed with their rounds, no GC needed"
+    assert all(ref() is not None for ref in watched[40:])
+
+
+def test_a_changed_copy_renders_afresh_and_compares_by_its_fields() -> None:
+    seat = Rendered(lambda p: {"score": p.score})
+    ann = Player("p1", "Ann", score=5)
+    assert seat(ann) == {"score": 5}
+    richer = changed(ann, score=9)
+    assert seat(richer) == {"score": 9}, "a copy never inherits its original's rendering"
+    assert seat(replace(ann, score=7)) == {"score": 7}
+    assert ann == Player("p1", "Ann", score=5) and hash(ann) == hash(Player("p1", "Ann", 5))
 
 
 def test_the_text_splices_a_kept_list_as_its_own_encoding() -> None:
