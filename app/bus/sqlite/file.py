@@ -252,6 +252,7 @@ class Checkpointer:
         # Emptying the WAL holds the writer back: at the loop's own priority, never behind it.
         self._truncator = ThreadPoolExecutor(1, "sqlite-truncate")
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="sqlite-checkpoint")
@@ -270,9 +271,12 @@ class Checkpointer:
                 continue
             seen = written
             if self.writer.truncate_wanted and not self.writer.threaded:
-                self.writer.hold()  # released by `close` if cancelled, once the work is done
-                await loop.run_in_executor(self._truncator, self.writer.truncate, self.conn)
-                self.writer.release()
+                self.writer.hold()
+                try:
+                    await loop.run_in_executor(self._truncator, self.writer.truncate, self.conn)
+                finally:
+                    if not self._closing:  # `close` releases it once the thread is done
+                        self.writer.release()
 
     def _checkpoint(self) -> None:
         """PASSIVE never waits for (nor holds off) the writer, but under steady writes the
@@ -284,6 +288,7 @@ class Checkpointer:
             self.writer.truncate_wanted = True
 
     async def close(self) -> None:
+        self._closing = True
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
