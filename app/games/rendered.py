@@ -24,6 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 V = TypeVar("V")
 Renderings = dict[Any, Any]
+RENDERINGS = "renderings"  # the field's name: a copy (the seam's `changed`) drops it
 
 
 def renderings() -> Any:
@@ -54,7 +55,7 @@ class ByIdentity(Generic[K, V]):
     def keep(self, obj: K, value: V) -> None:
         kept = obj.renderings
         if kept is None:
-            object.__setattr__(obj, "renderings", {self: value})  # frozen dataclasses too
+            object.__setattr__(obj, RENDERINGS, {self: value})  # frozen dataclasses too
         else:
             kept[self] = value
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
+from app.games.rendered import RENDERINGS
+
 T = TypeVar("T")
 S = TypeVar("S")
 
@@ -84,7 +86,7 @@ def changed(state: T, **changes: Any) -> T:
     copy = object.__new__(type(state))
     copy.__dict__.update(fields)
     copy.__dict__.update(changes)
-    copy.__dict__.pop("renderings", None)  # a new part: none yet (app/games/rendered.py)
+    copy.__dict__.pop(RENDERINGS, None)  # a new part: no renderings yet
     return copy
 
 
