@@ -256,9 +256,12 @@ class RoomActor:
             self._stored, self._unsaved = snapshot, 0
 
     async def _carry_out(self, effects: list[Effect]) -> None:
-        """Run committed effects, then tell the room (through its inbox) which are done."""
+        """Run committed effects, then tell the room (through its inbox) which are done;
+        skip one that a newer one replaced meanwhile (a report: `Room._store`)."""
         source = Source(self.code, dict(self.room.tokens))
         for effect in effects:
+            if effect.id not in self.room.effects:
+                continue
             if await self.effects.run(source, effect):
                 done = envelopes.EffectDoneEnvelope(effect.id)
                 await self.bus.submit(self.code, envelopes.encode(done))

@@ -32,6 +32,8 @@ from app.rooms.eventlog import GENESIS, make_entry
 from app.rooms.succession import Succession
 from app.rooms.timeline import Barred, Timeline
 
+REPORT = "report"  # the effect that tells the parent room this room's status (`_report`)
+
 
 def encode_view(view: dict[str, Any]) -> bytes:
     """`orjson.dumps(view)`, where each `Kept` list at the view's top level (a rendering
@@ -193,7 +195,7 @@ class Room:
         if "tokens" in note:
             self.tokens = dict(note["tokens"])
         for e in note.get("effects", ()):
-            self.effects[e["id"]] = Effect(e["kind"], e["id"], e["data"])
+            self._store(Effect(e["kind"], e["id"], e["data"]))
         if note.get("id") is not None:
             self._remember(entry["by"], note["id"])
         if self.fair is not None:
@@ -319,7 +321,7 @@ class Room:
             outcome.frames.append(Frame(outgoing.KICK, seq, player_id))
         for effect in (*event.effects, *self._report()):
             stored = Effect(effect.kind, f"{self.code}.{seq}.{effect.id}", effect.data)
-            self.effects[stored.id] = stored
+            self._store(stored)
             outcome.effects.append(stored)
         if command_id is not None:
             self._remember(sender.by, command_id)
@@ -401,7 +403,16 @@ class Room:
             return ()
         self._reported = report
         command = {"type": "report", "code": self.code, **report}
-        return (Effect("tell", "report", {"code": self.parent, "command": command}),)
+        return (Effect("tell", REPORT, {"code": self.parent, "command": command}),)
+
+    def _store(self, effect: Effect) -> None:
+        """Keep an effect until it is done. A report replaces any older one still to
+        be told (its tell failed): a report is the room's whole status, and an older
+        one told after it, by the next owner, would set the parent back."""
+        if effect.id.endswith("." + REPORT):
+            for stale in [i for i in self.effects if i.endswith("." + REPORT)]:
+                del self.effects[stale]
+        self.effects[effect.id] = effect
 
     def _remember(self, principal: str, command_id: str) -> None:
         ids = self.accepted.setdefault(principal, OrderedDict())

@@ -23,6 +23,7 @@ from app.rooms.envelope import CommandEnvelope
 from app.rooms.eventlog import verify
 from app.rooms.registry import RoomRegistry
 from app.rooms.spawning import Spawner
+from tests.bank_support import BANK
 from tests.bus.conftest import Recorder, until
 from tests.games.highroll import make_game
 
@@ -158,3 +159,48 @@ async def test_a_tell_to_a_room_that_is_gone_sends_the_source_its_fallback_once(
     assert sum(e["data"].get("code") == "GONE" for e in log) == 1
     silent = Effect("tell", f"{code}.10.t", {"code": "ZZZZ", "command": {}})
     await spawner.tell(Source(code, {}), silent)  # no fallback: nothing to say
+
+
+async def test_a_report_whose_tell_failed_is_replaced_never_told_after_a_newer_one() -> None:
+    """A tournament table's report that could not be told stays pending for the next
+    owner; a newer report replaces it, so that the next owner never tells the parent an
+    older status after a newer one ("playing" after "finished" would reopen the table)."""
+    recorder = Recorder()
+    bus = MemoryBus()
+    await bus.start(recorder.on_frame, recorder.on_reply)
+    registry = RoomRegistry(bus, SETTINGS, GameRegistry([BANK]))
+    await registry.start()
+    tries: list[str] = []  # the status of each report the handler was asked to tell
+    told: list[str] = []
+
+    async def fails_the_first_time(source: Source, effect: Effect) -> None:
+        tries.append(effect.data["command"]["status"])
+        if len(tries) == 1:
+            raise RuntimeError("the parent's inbox could not be reached")
+        told.append(effect.data["command"]["status"])
+
+    registry.effects.register("tell", fails_the_first_time)
+    try:
+        seats = [{"player_id": "a", "name": "Ann"}, {"player_id": "b", "name": "Bob"}]
+        body = {"game": "bank", "rounds": 1, "roll_entry": "banker", "parent": "T4QX"}
+        body |= {"tournament": {"game": 1, "table": 1}, "seats": seats}
+        options = BANK.create_options(body, server=True)
+        code = (await registry.create(BANK, options, ["b" * 64], parent="T4QX"))["code"]
+        room = registry.actors[code].room
+        await send(registry, code, "banker", None, type="start", id="s")
+        await until(lambda: tries, what="the first report's tell")
+        assert [e.data["command"]["status"] for e in room.effects.values()] == ["playing"]
+        for n, dice in enumerate(([6, 4], [6, 4], [6, 4], [3, 4])):  # the 7 ends the game
+            await send(registry, code, "banker", None, type="roll", dice=dice, id=f"r{n}")
+        await until(lambda: told, what="the finished table's report")
+        await until(lambda: not room.effects, what="nothing left to tell")
+
+        await registry.actors[code].stop()  # takeover: the next owner runs what is pending
+        assert await registry.adopt(code)
+        await send(registry, code, "banker", None, type="roll", dice=[1, 1], id="after")
+        answer = await until(lambda: [r for _, r in recorder.replies if b'"after"' in r])
+        assert orjson.loads(answer[0])["type"] == "error"  # the game is over: refused
+        assert tries == ["playing", "finished"] and told == ["finished"]
+    finally:
+        await registry.close()
+        await bus.close()

@@ -871,3 +871,34 @@ def test_updated_at_moves_only_when_something_changed() -> None:
     assert orjson.loads(h.room.snapshot())["updated_at"] == at
     h.roll(1, 2)
     assert orjson.loads(h.room.snapshot())["updated_at"] == h.now
+
+
+def test_a_restore_from_notes_keeps_only_the_newest_report_still_to_tell() -> None:
+    """A journaled room's catch-up stores its notes' effects as the live room did: a
+    newer report replaces one whose tell never happened (app/rooms/room.py `_store`)."""
+    seats = [{"player_id": "a", "name": "Ann"}, {"player_id": "b", "name": "Bob"}]
+    body = {"game": "bank", "rounds": 1, "roll_entry": "banker", "parent": "T4QX"}
+    body |= {"tournament": {"game": 1, "table": 1}, "seats": seats}
+    options = BANK.create_options(body, server=True)
+    room, entry = Room.create("T1AB", BANK, options, [BANKER_HASH], NOW, 16, parent="T4QX")
+    entries, notes = [entry], []
+
+    def banker(command: dict[str, Any], at: int) -> None:
+        envelope = {"k": "cmd", "role": "banker", "pid": None, "cmd": command}
+        outcome = handle(room, {**envelope, "node": "n1", "key": "k1"}, NOW + at, (1, 2))
+        assert outcome.entries, outcome.reply
+        entries.extend(outcome.entries)
+        stored = [{"kind": e.kind, "id": e.id, "data": e.data} for e in outcome.effects]
+        notes.append({"effects": stored} if stored else {})
+
+    banker({"type": "start"}, 1)
+    snapshot = orjson.loads(room.snapshot())  # the playing report not yet told
+    assert [e["data"]["command"]["status"] for e in snapshot["effects"]] == ["playing"]
+    notes.clear()
+    for at, dice in enumerate(([6, 4], [6, 4], [6, 4], [3, 4]), start=2):
+        banker({"type": "roll", "dice": dice}, at)
+
+    pending = [e.data["command"]["status"] for e in room.effects.values()]
+    assert pending == ["finished"]
+    restored = Room.restore(BANK, snapshot, entries, 16, notes)
+    assert restored.effects == room.effects
