@@ -17,8 +17,6 @@ from app.config import Settings
 from app.logs import configure
 from app.main import create_app
 
-GC_THRESHOLDS = (250, 1, 200_000)  # gen0 allocations, gen0 runs per gen1, gen1 runs per full
-
 
 class DrainingServer(uvicorn.Server):
     """On SIGTERM, close sockets with 1001 (go elsewhere) before uvicorn's own 1012."""
@@ -47,7 +45,7 @@ def main() -> None:
     # collection walks: at (2,000, 5) 4 ms young and 15-25 ms middle pauses at 750 rooms,
     # at (250, 1) 0.1 and 0.4 ms, and less GC CPU in all (docs/performance.md). Full
     # collections stay hours apart under load.
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.set_threshold(*settings.gc_thresholds)
     app = create_app(settings)
     config = uvicorn.Config(
         app,

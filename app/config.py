@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, NonNegativeInt
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     dedupe_ids: int = Field(256, ge=1, description="Command ids remembered per token.")
     ws_ping_seconds: float = Field(20, gt=0, description="Protocol ping interval (dead peers).")
     ws_compression: bool = Field(False, description="permessage-deflate (costs CPU and latency).")
+    gc_thresholds: tuple[NonNegativeInt, NonNegativeInt, NonNegativeInt] = Field(
+        (250, 1, 200_000),
+        description="The collector's: gen0 allocations, gen0 runs per gen1, gen1 per full.",
+    )
     log_level: str = Field("info", description="Log level of the server.")
     log_format: str = Field(
         "text", description="`text`, or `json`: one object a line, with `room`."
