@@ -74,11 +74,17 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
-        """The socket protocol counts the connection from here on (`connection_made`)."""
+        """The socket protocol counts the connection from here on (`connection_made`).
+
+        This protocol is done then, but no `connection_lost` comes to it, where uvicorn
+        breaks its cycle with its parser (whose callbacks are its methods): broken here,
+        it is freed at once rather than by a full collection (every reconnecting phone
+        left ~5 KB behind, 3.5 MB a minute in bench.soak)."""
         self._disarm()
         self.peers.add(self._peer, -1)
         self._peer = None
         super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]
 
     def _arm(self) -> None:
         self._deadline = self.loop.call_later(self.deadline_seconds, self._too_slow)
