@@ -40,12 +40,7 @@ def main() -> None:
 
     settings = Settings()
     configure(settings.log_level, settings.log_format)
-    # Young and middle collections tiny and often. A room's new state replaces its old
-    # one, so allocations minus frees (the trigger) grow far slower than what a young
-    # collection walks: at (2,000, 5) 4 ms young and 15-25 ms middle pauses at 750 rooms,
-    # at (250, 1) 0.1 and 0.4 ms, and less GC CPU in all (docs/performance.md). Full
-    # collections stay hours apart under load.
-    gc.set_threshold(*settings.gc_thresholds)
+    gc.set_threshold(*settings.gc_thresholds)  # why these: app/config.py
     app = create_app(settings)
     config = uvicorn.Config(
         app,

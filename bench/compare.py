@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,10 @@ def run_step(
     rounds: int = ROUNDS,
     patches: bool = True,
     skip_rounds: int = 0,
+    probe: Callable[[str], Any] | None = None,
 ) -> dict[str, Any]:
+    """One step; `probe(base_url)` (bench/gcpause.py's) is read as the measured window
+    starts and ends, both readings returned as `probed`."""
     if rooms * load.SOCKETS > FD_LIMIT:
         return {"rooms": rooms, "skipped": f"{rooms * load.SOCKETS} sockets > the fd limit"}
     server = Server.start(system)
@@ -186,9 +190,11 @@ def run_step(
             spy = start_profile(server.process.pid, seconds, profile)
         base = f"http://127.0.0.1:{server.port}"
         lag0 = lag.read(base) if system != "naive" else {}
+        probed = [probe(base)] if probe is not None else []
         app0, redis0 = server.cpu()
         time.sleep(seconds)
         app1, redis1 = server.cpu()
+        probed += [probe(base)] if probe is not None else []
         lag1 = lag.read(base) if system != "naive" else {}
         results = [pipe.recv() for pipe in pipes]
         for proc in procs:
@@ -215,6 +221,7 @@ def run_step(
             "bytes_max": max(sizes, default=0),
             "ok": errors == 0 and p99 <= 100 and actions >= 0.9 * rooms * seconds / load.PERIOD,
             "lag": lag.window(lag0, lag1),  # the server's loop lag in the window (bankit)
+            "probed": probed,
         }
     finally:
         if spy is not None and spy.poll() is None:

@@ -20,9 +20,7 @@ import time
 
 import httpx
 
-from bench import load
-from bench.cluster import SOCKETS_PER_WORKER, percentile
-from bench.compare import GAMES, Server
+from bench.compare import run_step
 
 PAUSES = re.compile(r'bankit_gc_pause_seconds_(sum|count)\{generation="(\d)"\} (\S+)')
 OVER_10MS = re.compile(r'bankit_gc_pause_seconds_bucket\{generation="(\d)",le="0.01"\} (\S+)')
@@ -36,29 +34,13 @@ def pauses(base: str) -> dict[tuple[str, str], float]:
     return found
 
 
-def measure(thresholds: str, rooms: int, seconds: float, warmup: float = 4) -> str:
+def measure(thresholds: str, rooms: int, seconds: float) -> str:
     os.environ["BANKIT_GC_THRESHOLDS"] = f"[{thresholds}]"
-    server = Server.start("sqlite")
-    try:
-        options = (GAMES["random"][0], True, 100, True, 0)
-        pipes, procs = load.start_workers(
-            [server.port], rooms, SOCKETS_PER_WORKER, warmup, seconds, *options
-        )
-        time.sleep(warmup)
-        base = f"http://127.0.0.1:{server.port}"
-        before, cpu0 = pauses(base), server.cpu()[0]
-        time.sleep(seconds)
-        after, cpu1 = pauses(base), server.cpu()[0]
-        results = [pipe.recv() for pipe in pipes]
-        for proc in procs:
-            proc.join(30)
-    finally:
-        server.stop()
-    latencies = [x for r in results for x in r["latencies"]]
-    actions = sum(r["actions"] for r in results)
-    errors = sum(r["error_count"] for r in results)
-    row = f"{thresholds:>14} {percentile(latencies, 0.99):7.1f} {errors:6}"
-    row += f" {(cpu1 - cpu0) / max(actions, 1) * 1e6:7.0f}"
+    step = run_step("sqlite", rooms, 4, seconds, game="random", probe=pauses)
+    if not step.get("probed"):  # too many sockets, or the rooms could not be seated
+        return f"{thresholds:>14} not measured: {step.get('skipped') or step['error_samples']}"
+    before, after = step["probed"]
+    row = f"{thresholds:>14} {step['p99']:7.1f} {step['errors']:6} {step['cpu_us']:7.0f}"
     for gen in "012":
         count = after.get(("count", gen), 0) - before.get(("count", gen), 0)
         held = after.get(("sum", gen), 0) - before.get(("sum", gen), 0)
