@@ -2,7 +2,8 @@
 
 `MemoryBus` keeps the room records in memory too; `SqliteBus` writes them through to
 an SQLite file. Either way there is no other process: ownership is a flag with an
-epoch, an inbox is an `asyncio.Queue`, and publishing a frame is a call.
+epoch, an inbox is an `asyncio.Queue` (made while the room runs: a stored room that
+waits on disk costs a few small fields here), and publishing a frame is a call.
 """
 
 from __future__ import annotations
@@ -10,20 +11,28 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from app.bus.base import GONE, Frame, FrameHandler, Reply, ReplyHandler
 
 
-@dataclass
+@dataclass(slots=True)
 class Live:
     """A room as this process runs it: its inbox and who owns it."""
 
     submitted: int = 0  # the inbox's ids count on from here (after a stored cursor)
     epoch: int = 0
     owned: bool = False
-    inbox: asyncio.Queue[tuple[str, bytes]] = field(default_factory=asyncio.Queue)
+    # Made by the first command or read, dropped when the room is released empty: a
+    # Queue weighs ~3 KB, and every finished room waits on disk for its viewers.
+    _inbox: asyncio.Queue[tuple[str, bytes]] | None = None
+
+    @property
+    def inbox(self) -> asyncio.Queue[tuple[str, bytes]]:
+        if self._inbox is None:
+            self._inbox = asyncio.Queue()
+        return self._inbox
 
 
 R = TypeVar("R", bound=Live)
@@ -57,6 +66,8 @@ class LocalBus(Generic[R]):
         live = self._rooms.get(code)
         if live is not None and live.epoch == epoch:
             live.owned = False
+            if live._inbox is not None and live._inbox.empty():
+                live._inbox = None  # its actor is gone; the next command makes another
 
     def _owner(self, code: str, epoch: int) -> R | None:
         """The room if `epoch` still owns it (commits are fenced by this)."""
@@ -77,7 +88,7 @@ class LocalBus(Generic[R]):
 
     def queued(self, code: str) -> int:
         live = self._rooms.get(code)
-        return 0 if live is None else live.inbox.qsize()
+        return 0 if live is None or live._inbox is None else live._inbox.qsize()
 
     async def read_commands(
         self, code: str, after: str, block_ms: int | None

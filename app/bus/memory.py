@@ -12,7 +12,7 @@ from app.bus.base import Frame, Reply
 from app.bus.local import Live, LocalBus
 
 
-@dataclass
+@dataclass(slots=True)
 class _Record(Live):
     snapshot: bytes = b""
     log: list[bytes] = field(default_factory=list)

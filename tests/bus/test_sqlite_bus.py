@@ -6,6 +6,7 @@ import asyncio
 import sqlite3
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,7 @@ async def test_the_synchronous_setting_is_applied(
     bus, _ = await opened(tmp_path / "bankit.sqlite3", synchronous)
     assert bus.pragma("synchronous") == (level, level)
     assert bus.pragma("journal_mode") == ("wal", "wal")
+    assert bus.pragma("cache_size") == (-65_536, -2_048), "KiB: the writer holds live rooms"
     assert bus.threaded is (synchronous == "FULL"), "an fsync per commit goes to the thread"
     await bus.close()
 
@@ -241,3 +243,33 @@ async def test_a_cancelled_full_commit_still_lands_and_the_log_goes_on(tmp_path:
     assert await bus.load_log(code) == [b"e", b"e1", b"e2"]
     assert recorder.frames == [], "the cancelled commit published nothing"
     await bus.close()
+
+
+async def test_a_room_waiting_on_disk_costs_a_few_hundred_bytes_of_memory(tmp_path: Path) -> None:
+    """Finished rooms stay viewable for half an hour (a busy night: thousands of them):
+    what the bus keeps of one that no actor runs is its counters, not an idle inbox."""
+    path = tmp_path / "bankit.sqlite3"
+    bus, _ = await opened(path)
+    played = [new_code() for _ in range(20)]
+    for code in played:
+        await bus.create_room(code, b"s", b"e")
+        await play(bus, code, 2)  # claimed, an inbox used, released
+    await bus.close()
+    with sqlite3.connect(path) as conn:  # and 2,000 more, as an earlier run left them
+        stored = [new_code() + str(n) for n in range(2_000)]
+        conn.executemany("INSERT INTO rooms VALUES (?, 's', '0', 1)", [(c,) for c in stored])
+        conn.executemany("INSERT INTO entries VALUES (?, 0, 'e', NULL)", [(c,) for c in stored])
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        again, _ = await opened(path)
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(await again.stored_rooms()) == 2_020
+    per_room = (after - before) / 2_020
+    assert per_room < 400, f"{per_room:.0f} bytes of memory per stored room"
+    for code in played:  # an inbox is made again when its room runs again
+        assert await play(again, code, 1) == "3"
+    await again.close()
