@@ -90,7 +90,7 @@ class Hub:
             self.latest[code] = frame.seq
         gap = False  # a frame past the next seq: pub/sub lost some (Redis): fetch the snapshot
         if frame.kind == outgoing.STATE:
-            wire = text_frame(frame.text.encode())  # framed once for every socket
+            wire: bytes | None = None  # framed once, for the sockets that take it whole
             patch = self._patch(code, frame) if code in self._patching else None
             for conn in members:
                 if conn.last_seq == 0:
@@ -99,6 +99,8 @@ class Hub:
                     self._cork(conn)
                 gap = gap or frame.seq > conn.last_seq + 1
                 if patch is None or not conn.push_patch(frame.seq, *patch):
+                    if wire is None:
+                        wire = text_frame(frame.text.encode())
                     conn.push_state(frame.seq, frame.text, wire, published=True)
         elif frame.kind == outgoing.PRESENCE:
             wire = text_frame(frame.text.encode())
