@@ -34,6 +34,14 @@ class Live:
             self._inbox = asyncio.Queue()
         return self._inbox
 
+    def queued(self) -> int:
+        return 0 if self._inbox is None else self._inbox.qsize()
+
+    def stopped(self) -> None:
+        """Its actor is gone: an empty inbox goes too (the next command makes another)."""
+        if self._inbox is not None and self._inbox.empty():
+            self._inbox = None
+
 
 R = TypeVar("R", bound=Live)
 
@@ -66,8 +74,7 @@ class LocalBus(Generic[R]):
         live = self._rooms.get(code)
         if live is not None and live.epoch == epoch:
             live.owned = False
-            if live._inbox is not None and live._inbox.empty():
-                live._inbox = None  # its actor is gone; the next command makes another
+            live.stopped()
 
     def _owner(self, code: str, epoch: int) -> R | None:
         """The room if `epoch` still owns it (commits are fenced by this)."""
@@ -88,7 +95,7 @@ class LocalBus(Generic[R]):
 
     def queued(self, code: str) -> int:
         live = self._rooms.get(code)
-        return 0 if live is None or live._inbox is None else live._inbox.qsize()
+        return 0 if live is None else live.queued()
 
     async def read_commands(
         self, code: str, after: str, block_ms: int | None
