@@ -17,6 +17,16 @@ from app.rooms.room import Outcome, Room
 
 T = TypeVar("T")
 BANK: Game = make_game(Settings())
+TOURNAMENT = "T4QX"  # the parent of `table_options`' table
+
+
+def table_options() -> dict[str, Any]:
+    """A tournament's one-round table of two seated players, its banker rolling, as the
+    tournament creates it (`server=True`: the fields only the server may set)."""
+    seats = [{"player_id": "a", "name": "Ann"}, {"player_id": "b", "name": "Bob"}]
+    body = {"game": "bank", "rounds": 1, "roll_entry": "banker", "parent": TOURNAMENT}
+    body |= {"tournament": {"game": 1, "table": 1}, "seats": seats}
+    return BANK.create_options(body, server=True)
 
 
 class DiceChance:

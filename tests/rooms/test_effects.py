@@ -23,7 +23,7 @@ from app.rooms.envelope import CommandEnvelope
 from app.rooms.eventlog import verify
 from app.rooms.registry import RoomRegistry
 from app.rooms.spawning import Spawner
-from tests.bank_support import BANK
+from tests.bank_support import BANK, TOURNAMENT, table_options
 from tests.bus.conftest import Recorder, until
 from tests.games.highroll import make_game
 
@@ -181,11 +181,8 @@ async def test_a_report_whose_tell_failed_is_replaced_never_told_after_a_newer_o
 
     registry.effects.register("tell", fails_the_first_time)
     try:
-        seats = [{"player_id": "a", "name": "Ann"}, {"player_id": "b", "name": "Bob"}]
-        body = {"game": "bank", "rounds": 1, "roll_entry": "banker", "parent": "T4QX"}
-        body |= {"tournament": {"game": 1, "table": 1}, "seats": seats}
-        options = BANK.create_options(body, server=True)
-        code = (await registry.create(BANK, options, ["b" * 64], parent="T4QX"))["code"]
+        options = table_options()
+        code = (await registry.create(BANK, options, ["b" * 64], parent=TOURNAMENT))["code"]
         room = registry.actors[code].room
         await send(registry, code, "banker", None, type="start", id="s")
         await until(lambda: tries, what="the first report's tell")

@@ -16,7 +16,7 @@ from app.games.bank.rules import BankRules
 from app.rooms.eventlog import GENESIS, chain, verify
 from app.rooms.room import Outcome, Room
 from app.rooms.timeline import Timeline
-from tests.bank_support import BANK, handle
+from tests.bank_support import BANK, TOURNAMENT, handle, table_options
 
 NOW = 1_700_000_000_000
 BANKER_HASH = "b" * 64
@@ -876,11 +876,8 @@ def test_updated_at_moves_only_when_something_changed() -> None:
 def test_a_restore_from_notes_keeps_only_the_newest_report_still_to_tell() -> None:
     """A journaled room's catch-up stores its notes' effects as the live room did: a
     newer report replaces one whose tell never happened (app/rooms/room.py `_store`)."""
-    seats = [{"player_id": "a", "name": "Ann"}, {"player_id": "b", "name": "Bob"}]
-    body = {"game": "bank", "rounds": 1, "roll_entry": "banker", "parent": "T4QX"}
-    body |= {"tournament": {"game": 1, "table": 1}, "seats": seats}
-    options = BANK.create_options(body, server=True)
-    room, entry = Room.create("T1AB", BANK, options, [BANKER_HASH], NOW, 16, parent="T4QX")
+    options = table_options()
+    room, entry = Room.create("T1AB", BANK, options, [BANKER_HASH], NOW, 16, parent=TOURNAMENT)
     entries, notes = [entry], []
 
     def banker(command: dict[str, Any], at: int) -> None:

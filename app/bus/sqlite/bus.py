@@ -19,7 +19,7 @@ from typing import IO
 from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
 from app.bus.local import Live, LocalBus
 from app.bus.sqlite.file import (
-    CACHE_KIB,
+    WRITER_CACHE_KIB,
     Checkpointer,
     DataDirInUse,
     Synchronous,
@@ -67,7 +67,7 @@ class SqliteBus(LocalBus[_Stored]):
         await super().start(on_frame, on_reply)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = self._take_lock()
-        conn = connect(self.path, self.synchronous, CACHE_KIB)  # every live room's pages
+        conn = connect(self.path, self.synchronous, WRITER_CACHE_KIB)  # every live room's pages
         migrate(conn)
         self._writer = Writer(conn, self.threaded)
         self._reader = connect(self.path, self.synchronous)

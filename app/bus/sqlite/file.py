@@ -36,7 +36,7 @@ WAL_TRUNCATE_PAGES = 4096  # ~16 MB of WAL: then it is emptied, holding the writ
 # The writer's page cache: SQLite's default, 2 MiB, holds the pages of ~125 rooms
 # (~4 each), then every append reads. It fills as the file grows (~10 minutes at
 # 200 actions a second), then stays: the bound of what SQLite adds to the process.
-CACHE_KIB = 65_536
+WRITER_CACHE_KIB = 65_536
 READ_CACHE_KIB = 2_048  # the reader and the checkpointer: rooms load once, checkpoints stream
 Synchronous = Literal["NORMAL", "FULL"]
 Work = Callable[[sqlite3.Connection], None]
