@@ -8,6 +8,8 @@ function (inclusive: they nest, so they overlap) and the share where it is the l
 (self time), for the event loop's thread; other threads (SQLite's writer and
 checkpointer) are summarised apart. Samples whose leaf is a wait (epoll, an idle
 executor thread: `--idle` recordings) are counted apart: shares are of busy samples.
+Last, each busy sample of the loop's thread goes to one part of bankit's per-action work
+(`PARTS`: the first part with a function anywhere on its stack), so the parts add up.
 """
 
 from __future__ import annotations
@@ -20,6 +22,34 @@ from pathlib import Path
 FRAME = re.compile(r"^(?P<name>.+?) \((?P<file>[^:()]+)(?::\d+)?\)$")
 # Leaves that mean "waiting": the loop's epoll, an executor thread's empty queue.
 IDLE_LEAVES = ("EpollSelector.select (", "select (selectors.py", "_worker (concurrent/futures")
+# bankit's per-action work, in the order a sample is claimed: the socket writes inside the
+# fan-out count as writes, the commit inside the actor as the commit, and so on.
+PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "socket writes (transport.write)",
+        ("RoomSocketProtocol.write ", "RoomSocketProtocol.uncork "),
+    ),
+    ("fan-out: the patch's diff", ("Hub._patch ", "_changes ", "diff (app/api/patch")),
+    ("fan-out: per socket, the ack", ("Connection.push_patch ", "Hub.on_frame ", "Hub.on_reply ")),
+    ("SQLite commit", ("Writer.", "SqliteBus.append.<locals>.store ")),
+    ("rules and the rendered view", ("Room._command ", "Room.handle ", "Room.state_frame ")),
+    (
+        "event log entries",
+        ("chain (app/rooms/eventlog", "make_entry ", "decode (app/rooms/envelope"),
+    ),
+    ("actor, bus, registry", ("RoomActor.", "LocalBus.", "SqliteBus.", "RoomRegistry.")),
+    ("receiving: frames, session", ("RoomSocketProtocol.data_received ", "Session.")),
+    ("keepalive pings", ("WebSocketsSansIOProtocol.send_keepalive_ping ",)),
+)
+
+
+def part(frames: list[str]) -> str:
+    """The part of the work a busy stack counts for; uvloop's own C code (its polling and
+    reads) shows as the bare loop, so "the rest" holds it."""
+    for name, markers in PARTS:
+        if any(frame.startswith(markers) for frame in frames):
+            return name
+    return "the rest (the loop itself, timers, the collector)"
 
 
 def function(frame: str) -> str:
@@ -40,6 +70,7 @@ def main() -> None:
     leaf: Counter[str] = Counter()
     busy = idle = 0
     threads: Counter[str] = Counter()
+    parts: Counter[str] = Counter()
     for line in args.file.read_text().splitlines():
         stack, _, count_text = line.rpartition(" ")
         if not stack or not count_text.isdigit():
@@ -54,6 +85,7 @@ def main() -> None:
             continue
         busy += count
         leaf[frames[-1]] += count
+        parts[part(frames)] += count
         for name in set(frames):
             inclusive[name] += count
     total = busy + idle
@@ -69,6 +101,9 @@ def main() -> None:
         print(f"{count / max(busy, 1):>6.1%}  {name}")
     print(f"\n{'self %':>6}  function (share of busy samples where it is the leaf)")
     for name, count in leaf.most_common(args.top):
+        print(f"{count / max(busy, 1):>6.1%}  {name}")
+    print(f"\n{'part %':>6}  part of the work (share of busy samples; they add up)")
+    for name, count in parts.most_common():
         print(f"{count / max(busy, 1):>6.1%}  {name}")
 
 
