@@ -143,7 +143,7 @@ def test_a_late_player_is_seated_mid_game_from_the_bankers_link(table: Table) ->
     dialog.get_by_role("button", name="Seat them").click()
     qr = dialog.get_by_role("img", name=f"QR code: Dee's seat in game {code}")
     expect(qr).to_be_visible()
-    banker.wait_for_function("document.querySelector('#late-qr').naturalWidth > 0")
+    banker.wait_for_function("() => document.querySelector('#late-qr').naturalWidth > 0")
     link = dialog.get_by_role("link", name="Copy this link to their phone").get_attribute("href")
     assert link and re.search(rf"/r/{code}#token=[\w-]+$", link)
     audit_both(banker, "the late seat's QR code")
@@ -357,7 +357,7 @@ def test_sound_is_off_until_tapped_and_then_beeps_for_a_bank(table: Table) -> No
     expect(ann.get_by_role("button", name="Sound on")).to_have_attribute("aria-pressed", "true")
     before = ann.evaluate("window.__bankitBeeps")
     roll(banker, 4, 4)
-    ann.wait_for_function(f"window.__bankitBeeps > {before}")  # the double
+    ann.wait_for_function("(n) => window.__bankitBeeps > n", arg=before)  # the double
     ann.reload()
     expect(ann.get_by_role("button", name="Sound on")).to_be_visible()  # remembered
     for page in (banker, table.open("/"), table.open(f"/watch/{code}", viewport=TV)):
@@ -374,9 +374,10 @@ def test_the_shell_is_installable_and_reopens_offline(table: Table) -> None:
     scope = home.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == f"{table.server.base_url}/"
     home.reload()  # now controlled by the worker
-    home.wait_for_function("navigator.serviceWorker.controller !== null")
+    home.wait_for_function("() => navigator.serviceWorker.controller !== null")
     home.wait_for_function(
-        "caches.open('bankit-shell-v1').then((c) => c.match('/static/room.html')).then(Boolean)"
+        "() => caches.open('bankit-shell-v1').then((c) => c.match('/static/room.html'))"
+        ".then(Boolean)"
     )
     home.context.set_offline(True)
     home.goto("/r/ABCD")  # never opened: the cached room page answers, the game cannot

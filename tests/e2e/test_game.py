@@ -52,7 +52,7 @@ def test_banker_and_three_phones_play_a_three_round_game(table: Table) -> None:
     expect(ann.locator("#lobby-players li")).to_have_count(4)
     qr = banker.get_by_role("img", name=re.compile(rf"^QR code: join http.*\/r\/{code}$"))
     expect(qr).to_be_visible()
-    banker.wait_for_function("document.querySelector('#lobby-qr').naturalWidth > 0")
+    banker.wait_for_function("() => document.querySelector('#lobby-qr').naturalWidth > 0")
 
     banker.evaluate(
         "window.taps = 0; addEventListener('pointerdown', () => { window.taps += 1; }, true)"
