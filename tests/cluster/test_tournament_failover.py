@@ -46,7 +46,7 @@ STANDINGS = [
     ("Dee", [1, 0.5], 0, 1.5, 5),
     ("Eve", [0.5, 0], 0, 0.5, 6),
 ]
-TIMEOUT = 15  # a command sent while the owner is dead waits for the takeover (lease 1.5 s)
+TIMEOUT = 15  # a command sent while the owner is dead waits for the takeover (lease 3 s)
 
 
 def log_of(base_url: str, kind: str, code: str) -> list[dict[str, Any]]:
