@@ -51,8 +51,15 @@ async def until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = 
         await asyncio.sleep(0.01)
 
 
+_issued: set[str] = set()
+
+
 def new_code() -> str:
-    return "T" + secrets.token_hex(3).upper()
+    """A room code no other test in this process has had: a repeat would be taken already."""
+    while (code := "T" + secrets.token_hex(3).upper()) in _issued:
+        pass
+    _issued.add(code)
+    return code
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 import tracemalloc
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,22 @@ from app.bus.sqlite.bus import DataDirInUse, SqliteBus
 from app.bus.sqlite.file import Writer
 from tests.bus.conftest import Recorder, new_code
 
+_open: list[SqliteBus] = []
+
+
+@pytest.fixture(autouse=True)
+async def close_what_a_test_left_open() -> AsyncIterator[None]:
+    """A failed test's bus still lets go of its file and lock, so the next test is not blamed."""
+    yield
+    while _open:
+        await _open.pop().close()
+
 
 async def opened(path: Path, synchronous: str = "NORMAL") -> tuple[SqliteBus, Recorder]:
     recorder = Recorder()
     bus = SqliteBus(path, synchronous)  # type: ignore[arg-type]
     await bus.start(recorder.on_frame, recorder.on_reply)
+    _open.append(bus)
     return bus, recorder
 
 
