@@ -13,6 +13,6 @@ async def test_hand_over_and_seat_move_across_processes(make_cluster) -> None:  
 
 
 async def test_take_back_across_processes(make_cluster) -> None:  # type: ignore[no-untyped-def]
-    first, second = make_cluster(2).servers
+    first, second = make_cluster(2, BANKIT_HOST_AWAY_SECONDS="1").servers
     await scenario.table_takes_back(first, second)
     await scenario.banker_offers(second, first)
