@@ -551,7 +551,8 @@ class Room:
 
     # -- encoding (once per change) -----------------------------------------------------
     def presence_text(self) -> str:
-        return outgoing.presence_text(self.connected_map(), self.connected(self.rules.creator))
+        host = self.connected(self.rules.creator)
+        return outgoing.presence_text(self.connected_map(), host, self.view["handover"])
 
     def _render(self) -> None:
         state = self.rules.view(self.timeline.state, self.connected)
