@@ -392,10 +392,10 @@ class Room:
             if command["type"] == "rebind":
                 event, revoked = self._rebind_command(sender, command)
             else:
+                wait = self.policy.host_away_ms
                 event = succession.decide(
-                    self.roles, host, seated, sender, command, envelope.th, now,
-                    self.policy.host_away_ms,
-                )  # fmt: skip
+                    self.roles, host, seated, sender, command, envelope.th, now, wait
+                )
         except RuleError as error:
             return Outcome(reply=outgoing.refusal(envelope.id, error.code, error.message))
         if event is None:  # a rebind of tokens that open nothing here

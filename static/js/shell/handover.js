@@ -18,6 +18,15 @@ export const AWAY_MS = 2 * 60_000; // when the server does not say (`wait_second
 const TICK_MS = 5_000;
 const NOTE_KEY = (code) => `bankit-handover-note-${code}`; // told after the reload of a claim
 
+/** What to tell this phone after the reload a claim makes (sessionStorage may be off). */
+function noteStore(work) {
+  try {
+    return work(sessionStorage);
+  } catch {
+    return null;
+  }
+}
+
 /** A card that has just appeared (or changed) comes into view and takes the focus. */
 function bringIn(card, heading) {
   card.scrollIntoView({ block: "nearest" });
@@ -82,6 +91,13 @@ export function handoverView(ctx) {
   note.append(noteTitle, noteText, noteDone);
   $("#main").prepend(note);
   let noteDue = true; // told once, on the first state of this page
+  const keepNote = (text) => noteStore((store) => store.setItem(NOTE_KEY(ctx.code), text));
+  const takeNote = () =>
+    noteStore((store) => {
+      const text = store.getItem(NOTE_KEY(ctx.code));
+      store.removeItem(NOTE_KEY(ctx.code));
+      return text;
+    });
 
   // -- the host's control and dialog --------------------------------------------------------
   const open = h("button", { id: "handover-open", class: "secondary handover-open", type: "button", hidden: true },
@@ -210,7 +226,7 @@ export function handoverView(ctx) {
       try {
         const reply = await post(ctx, "host/claim", mine);
         saveSeat(ctx.code, { ...ctx.seat, token: reply.token, role: reply.principal, player_id: null, collection: ctx.collection });
-        sessionStorage.setItem(NOTE_KEY(ctx.code), `The table's ${word} role is yours: this phone enters the rolls and banks for everyone, yourself included.`);
+        keepNote(`The ${word} role is yours: this phone holds it from now on, and your seat plays on from it.`);
         location.reload();
       } catch (failure) {
         setText(status, failure.message);
@@ -271,13 +287,12 @@ export function handoverView(ctx) {
   function tellArrival(state) {
     if (!noteDue) return;
     noteDue = false;
-    const told = sessionStorage.getItem(NOTE_KEY(ctx.code));
-    sessionStorage.removeItem(NOTE_KEY(ctx.code));
+    const told = takeNote();
     let heading = null;
     let text = told;
     if (isHost(ctx.you) && (told || arrivedByLink)) {
       heading = `You are the ${word} now`;
-      text = told || `The ${word} role moved to this phone: the phone that held it no longer does.`;
+      text = told || `This phone holds the ${word} role from now on (its link opened it here).`;
     } else if (ctx.you.role === "player" && arrivedByLink) {
       const name = state.players.find((p) => p.id === ctx.you.player_id)?.name;
       heading = name ? `This phone holds ${name}'s seat now` : "This phone holds a seat now";
