@@ -182,3 +182,24 @@ def test_a_tournament_s_log_is_paged_as_a_room_s(server: ServerProcess) -> None:
     rest = httpx.get(path, params={"after": 2}).json()
     assert [e["seq"] for e in rest["events"]] == [3, 4] and rest["next_after"] is None
     assert httpx.get(path, params={"limit": 0}).status_code == 422
+
+
+async def test_a_tournament_s_strangers_cannot_elect_while_the_organiser_is_here(
+    server: ServerProcess,
+) -> None:
+    tourney = Tourney(server.base_url, server.ws_url, games=1, rounds=1)
+    organiser = await tourney.open()
+    base = f"/api/tournaments/{tourney.code}"
+    transport = httpx.HTTPTransport(local_address=STRANGER)
+    with httpx.Client(transport=transport, base_url=server.base_url, timeout=10) as stranger:
+        seats = [
+            stranger.post(f"{base}/players", json={"name": f"Zed{n}"}).json() for n in range(3)
+        ]
+    seq = tourney.state()["seq"]
+    for seat in seats:
+        vote = scenario.post(server, f"{base}/host/vote", seat["token"], {"player_id": None})
+        assert vote.status_code == 409 and vote.json()["error"]["code"] == "host_present"
+    claim = scenario.post(server, f"{base}/host/claim", seats[0]["token"])
+    assert claim.status_code == 409 and claim.json()["error"]["code"] == "host_present"
+    assert tourney.state()["seq"] == seq
+    await organiser.ok(type="kick", player_id=seats[0]["player_id"])  # still the organiser
