@@ -31,7 +31,7 @@ class Settings(BaseSettings):
         "NORMAL", description="NORMAL survives a process crash; FULL also a power cut."
     )
     games: str = Field(
-        "app.games.bank,app.games.bunco,app.games.tournament",
+        "app.games.bank,app.games.bunco,app.games.tournament,app.games.group,app.games.member",
         description="Modules of the games this server hosts, comma-separated (app/games/).",
     )
     max_rooms: int = Field(10_000, ge=1, description="Live rooms one process holds.")

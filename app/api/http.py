@@ -51,6 +51,7 @@ async def games(request: Request) -> list[GameOffered]:
     return [
         GameOffered(name=g.name, title=g.title, collection=g.collection)
         for g in services_of(request).games
+        if g.offered
     ]
 
 

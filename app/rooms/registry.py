@@ -312,6 +312,17 @@ class RoomRegistry:
             self.applied_retired += actor.applied
 
     # -- freeing idle rooms ------------------------------------------------------------
+    async def free(self, code: str) -> None:
+        """Delete a room now, snapshot and log (a group member's card when they leave)."""
+        actor = self.actors.get(code)
+        if actor is not None:
+            await actor.stop()
+            self._forget(actor)
+        self._waiting.pop(code, None)
+        if await self.bus.load_snapshot(code) is not None:
+            await self.bus.delete_room(code)
+            self.stored -= 1
+
     async def _reap_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.reap_interval_seconds)
