@@ -43,6 +43,11 @@ class Group:
         self.host_token: str = made.json()["host_token"]
         self.members: dict[str, tuple[str, str]] = {}  # name -> (member id, token)
 
+    def move_to(self, base_url: str) -> None:
+        """Ask another process from now on (the one that took over)."""
+        self.http.close()
+        self.http = httpx.Client(base_url=base_url, timeout=10)
+
     def join(self, name: str) -> str:
         answer = self.http.post(f"/api/groups/{self.code}/members", json={"name": name})
         assert answer.status_code == 201, answer.text
