@@ -32,6 +32,7 @@ from app.games.bank.commands import (
     Spawned,
     Unbank,
 )
+from app.games.bank.season import group_result
 from app.games.bank.state import (
     SAFE_ROLLS,
     BankState,
@@ -45,7 +46,6 @@ from app.games.bank.state import (
     after_unbank,
     roll_value,
 )
-from app.games.bank.season import group_result
 from app.games.bank.view import view
 from app.games.common import Kick, Start, bank_house_rules, join_kick_seating
 from app.games.names import MAX_NAME, clean_name, name_taken

@@ -16,9 +16,7 @@ def group_result(state: BankState) -> dict[str, Any]:
     top = max((p.score for p in state.players), default=0)
     rows = []
     for player in state.players:
-        banks = [
-            b.amount for r in state.rounds_log for b in r.banked if b.player_id == player.id
-        ]
+        banks = [b.amount for r in state.rounds_log for b in r.banked if b.player_id == player.id]
         lost = sum(
             1
             for r in state.rounds_log

@@ -239,7 +239,9 @@ async def standings_csv(code: str, request: Request) -> Response:
     names = await _names(services, [m["id"] for m in state["members"]])
     disposition = f'attachment; filename="group-{code.upper()}-standings.csv"'
     return Response(
-        to_csv(csv_rows(state, names)), media_type="text/csv", headers={"Content-Disposition": disposition}
+        to_csv(csv_rows(state, names)),
+        media_type="text/csv",
+        headers={"Content-Disposition": disposition},
     )
 
 

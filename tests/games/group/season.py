@@ -165,9 +165,9 @@ async def play_tournament(group: Group, code: str, order: list[str]) -> None:
     (ids), so the last banks most; then the organiser scores it."""
     organiser = await host_socket(group, code, "tournaments")
     await organiser.ok(type="next")
-    table = (
-        await organiser.wait_for(lambda m: m["type"] == "state" and m["state"]["tables"])
-    )["state"]["tables"][0]["code"]
+    table = (await organiser.wait_for(lambda m: m["type"] == "state" and m["state"]["tables"]))[
+        "state"
+    ]["tables"][0]["code"]
     banker = await host_socket(group, table)
     await banker.ok(type="start")
     for player in order:

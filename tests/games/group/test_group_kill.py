@@ -48,9 +48,7 @@ async def recorded_once(group: Group, code: str) -> None:
 
 
 @pytest.mark.parametrize("step", STEPS)
-async def test_one_process_records_the_result_once_across_a_kill(
-    tmp_path: Path, step: str
-) -> None:
+async def test_one_process_records_the_result_once_across_a_kill(tmp_path: Path, step: str) -> None:
     env = {"BANKIT_DATA_DIR": str(tmp_path / "data")}
     dying = start_server(tmp_path, {**env, "BANKIT_TEST_DIE_AT": step}, command=DYING)
     group = Group(dying.base_url, dying.ws_url)

@@ -28,7 +28,9 @@ def group_rows(server: ServerProcess, *codes: str) -> list[bytes]:
         marks = ",".join("?" * len(codes))
         rooms = db.execute(f"SELECT code, snapshot FROM rooms WHERE code IN ({marks})", codes)
         rows = [code.encode() + bytes(snapshot) for code, snapshot in rooms]
-        entries = db.execute(f"SELECT code, entry, note FROM entries WHERE code IN ({marks})", codes)
+        entries = db.execute(
+            f"SELECT code, entry, note FROM entries WHERE code IN ({marks})", codes
+        )
         rows += [code.encode() + bytes(entry) + bytes(note or b"") for code, entry, note in entries]
     return rows
 
@@ -56,7 +58,11 @@ async def test_a_season_of_three_nights_matches_the_games_logs(server: ServerPro
     gus = group.guest("tournaments", tournament, "Gus")
     await play_tournament(group, tournament, [cy, gus, ann])
 
-    games = [("bank", bank, "rooms"), ("bunco", bunco, "rooms"), ("tournament", tournament, "tournaments")]
+    games = [
+        ("bank", bank, "rooms"),
+        ("bunco", bunco, "rooms"),
+        ("tournament", tournament, "tournaments"),
+    ]
     expected = []
     for kind, code, collection in games:
         line = await group.recorded(code)
@@ -91,8 +97,10 @@ async def test_a_season_of_three_nights_matches_the_games_logs(server: ServerPro
     }
 
     csv = group.http.get(f"/api/groups/{group.code}/standings.csv")
-    assert csv.status_code == 200 and "Ann" in csv.text and csv.text.count("\n") == 1 + sum(
-        len(table) for table in season["standings"].values()
+    assert (
+        csv.status_code == 200
+        and "Ann" in csv.text
+        and csv.text.count("\n") == 1 + sum(len(table) for table in season["standings"].values())
     )
 
     closed = group.http.post(f"/api/groups/{group.code}/seasons", headers=group.host())
