@@ -34,12 +34,17 @@ function table(kind, lines, names, me) {
       cells.map((value) => h("td", { class: "num" }, String(value))),
     );
   });
+  // A table wider than a phone scrolls in a box of its own, reachable by keyboard.
   return h(
-    "table",
-    { class: "standings" },
+    "div",
+    { class: "g-scroll", tabindex: "0", role: "region", "aria-label": `${KINDS[kind]} standings` },
+    h(
+      "table",
+      { class: "standings" },
     h("caption", {}, KINDS[kind]),
     h("thead", {}, h("tr", {}, head.map((label, i) => h("th", { scope: "col", class: i ? "num" : null }, label)))),
-    h("tbody", {}, rows),
+      h("tbody", {}, rows),
+    ),
   );
 }
 
