@@ -143,3 +143,42 @@ async def test_a_member_who_leaves_is_deleted_from_the_group(server: ServerProce
     )
     assert again.status_code == 401, "their token opens nothing any more"
     group.http.close()
+
+
+async def test_bad_requests_leave_the_group_as_it_was(server: ServerProcess) -> None:
+    group = Group(server.base_url, server.ws_url)
+    group.join("Ann")
+    before, log_before = group.state(), group.log()
+    games = f"/api/groups/{group.code}/games"
+    refused = [
+        (group.http.post(games, json={"game": "bank"}, headers=group.token_of("Ann")), 403),
+        (group.http.post(games, json={"game": "member"}, headers=group.host()), 422),
+        (group.http.post(games, json={"game": "group"}, headers=group.host()), 422),
+        (
+            group.http.post(
+                games, json={"game": "bank", "options": {"rounds": 0}}, headers=group.host()
+            ),
+            422,
+        ),
+        (
+            group.http.post(games, json={"game": "bank"}, headers={"Authorization": "Bearer nope"}),
+            401,
+        ),
+        (group.http.post(f"/api/groups/{group.code}/members", json={"name": "  "}), 422),
+        (group.http.post(f"/api/groups/{group.code}/members", json={"name": "ANN"}), 409),
+        (group.http.post(f"/api/groups/{group.code}/seasons", headers=group.host()), 400),
+        (group.http.delete(f"/api/groups/{group.code}/members/me", headers=group.host()), 403),
+        (
+            group.http.post(
+                f"/api/groups/{group.code}/games/ABCD/players", headers=group.token_of("Ann")
+            ),
+            403,
+        ),
+        (group.http.post("/api/groups", json={"name": ""}), 422),
+    ]
+    for answer, status in refused:
+        assert answer.status_code == status, answer.text
+        assert set(answer.json()["error"]) == {"code", "message"}
+    assert group.state() == before and group.log() == log_before
+    assert list(group.get()["names"].values()) == ["Ann"], "no card left behind"
+    group.http.close()
