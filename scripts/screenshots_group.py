@@ -23,12 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.conftest import start_server  # noqa: E402
 from tests.e2e.conftest import ARGS, CHROMIUM  # noqa: E402
-from tests.games.group.season import (  # noqa: E402
-    Group,
-    play_bank,
-    play_bunco,
-    play_tournament,
-)
+from tests.games.group.season import Group, play_season  # noqa: E402
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TV: ViewportSize = {"width": 1280, "height": 720}
@@ -36,22 +31,7 @@ TV: ViewportSize = {"width": 1280, "height": 720}
 
 async def season(base_url: str, ws_url: str) -> Group:
     group = Group(base_url, ws_url, "Thursday club")
-    ids = {name: group.join(name) for name in ("Ann", "Bob", "Cy", "Dee")}
-    bank = await group.start("bank", rounds=1)
-    seated = {name: group.seat(name, bank) for name in ("Ann", "Bob")}
-    await play_bank(group, bank, {**seated, "Gus": group.guest("rooms", bank, "Gus")})
-    bunco = await group.start("bunco", roll_entry="banker")
-    for name in ids:
-        group.seat(name, bunco)
-    for name in ("Gus", "Hal", "Ivy", "Jo"):
-        group.guest("rooms", bunco, name)
-    await play_bunco(group, bunco)
-    tournament = await group.start("tournament", games=1, rounds=1)
-    for name in ("Ann", "Cy"):
-        group.seat(name, tournament)
-    gus = group.guest("tournaments", tournament, "Gus")
-    await play_tournament(group, tournament, [ids["Cy"], gus, ids["Ann"]])
-    await group.recorded(tournament)
+    await group.recorded((await play_season(group))["tournament"])
     await group.start("bank", rounds=10)  # tonight's game, waiting for its players
     return group
 
@@ -74,7 +54,11 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 shots = [
-                    ("group-phone", PHONE, {"token": ann_token, "member_id": ann_id, "name": "Ann"}),
+                    (
+                        "group-phone",
+                        PHONE,
+                        {"token": ann_token, "member_id": ann_id, "name": "Ann"},
+                    ),
                     ("group-host", PHONE, {"host_token": group.host_token}),
                     ("group-tv", TV, None),
                 ]

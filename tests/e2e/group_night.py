@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
+from tests.client import OPEN
 from tests.games.group.season import Group, play_bank
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -40,6 +41,8 @@ def played_night(base_url: str, ws_url: str) -> Night:
         group.http.close()
         made.append(Night(group.code, group.host_token, group.members, code))
         assert ann and bob
+        while OPEN:  # closed on this thread's loop, not left to the next async test's
+            await OPEN.pop().close()
 
     thread = threading.Thread(target=asyncio.run, args=(play(),))
     thread.start()

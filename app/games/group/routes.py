@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from app.api.errors import ApiError
 from app.api.http import (
     ERRORS,
-    JOIN_TIMEOUT_SECONDS,
+    ask,
     bearer_principal,
     create_game,
     services_of,
@@ -75,17 +75,6 @@ class StartGame(BaseModel):
 class GameSeat(BaseModel):
     player_id: str
     collection: str
-
-
-async def _tell(services: Services, code: str, envelope: CommandEnvelope) -> dict[str, Any]:
-    """Send one command through the room's single order; its answer, or the error."""
-    try:
-        reply = await services.hub.request(code, envelope, JOIN_TIMEOUT_SECONDS)
-    except TimeoutError:
-        raise ApiError("unavailable", "The group did not answer in time; retry.") from None
-    if reply["type"] == "error":
-        raise ApiError(reply["code"], reply["message"])
-    return reply
 
 
 async def _names(services: Services, members: list[str]) -> dict[str, str]:
@@ -147,7 +136,7 @@ async def join_group(code: str, body: JoinGroup, request: Request) -> MemberJoin
     join = services.games["group"].server_command({"type": "join", "player_id": card})
     envelope = CommandEnvelope(PLAYER, card, None, join, th=hash_token(token), server=True)
     try:
-        await _tell(services, code, envelope)
+        await ask(services, code, envelope)
     except ApiError:
         await services.registry.free(card)  # never joined: no card left behind
         raise
@@ -166,7 +155,7 @@ async def leave_group(
         raise ApiError("not_allowed", "The host's token is not a member's.", 403)
     await services.registry.free(member)
     leave = services.games["group"].server_command({"type": "leave", "player_id": member})
-    await _tell(services, code, CommandEnvelope(SYSTEM, None, None, leave, server=True))
+    await ask(services, code, CommandEnvelope(SYSTEM, None, None, leave, server=True))
     return Response(status_code=204)
 
 
@@ -189,7 +178,7 @@ async def start_game(
         raise ApiError("bad_request", f"options: {error.errors()[0]['msg']}", 422) from None
     command = {"type": "start_game", "game": game.name, "options": body.options}
     text = services.games["group"].server_command(command)
-    reply = await _tell(services, code, CommandEnvelope(HOST, None, None, text, server=True))
+    reply = await ask(services, code, CommandEnvelope(HOST, None, None, text, server=True))
     return {"seq": int(reply["seq"])}
 
 
@@ -215,7 +204,7 @@ async def join_game(
     join = game.server_command({"type": "join", "player_id": member, "name": name})
     token = (authorization or "").partition(" ")[2].strip()
     envelope = CommandEnvelope(PLAYER, member, None, join, th=hash_token(token), server=True)
-    await _tell(services, game_code, envelope)
+    await ask(services, game_code, envelope)
     return GameSeat(player_id=member, collection=game.collection)
 
 
@@ -227,7 +216,7 @@ async def close_season(
     services, code = services_of(request), code.upper()
     await _host(services, code, authorization)
     text = services.games["group"].server_command({"type": "close_season"})
-    reply = await _tell(services, code, CommandEnvelope(HOST, None, None, text, server=True))
+    reply = await ask(services, code, CommandEnvelope(HOST, None, None, text, server=True))
     return {"seq": int(reply["seq"])}
 
 

@@ -182,3 +182,26 @@ async def play_tournament(group: Group, code: str, order: list[str]) -> None:
     )
     await organiser.close()
     await banker.close()
+
+
+async def play_season(group: Group) -> dict[str, str]:
+    """Three nights of members Ann, Bob, Cy and Dee, and guests: a BANK game (Ann, Bob,
+    Gus), a Bunco night (the four and Gus, Hal, Ivy, Jo), a tournament (Ann, Cy, Gus:
+    Ann banks last, so most). The members join the group first. Returns the codes by kind."""
+    ids = {name: group.join(name) for name in ("Ann", "Bob", "Cy", "Dee")}
+    bank = await group.start("bank", rounds=1)
+    seated = {name: group.seat(name, bank) for name in ("Ann", "Bob")}
+    assert seated == {"Ann": ids["Ann"], "Bob": ids["Bob"]}, "seated as themselves"
+    await play_bank(group, bank, {**seated, "Gus": group.guest("rooms", bank, "Gus")})
+    bunco = await group.start("bunco", roll_entry="banker")
+    for name in ids:
+        group.seat(name, bunco)
+    for name in ("Gus", "Hal", "Ivy", "Jo"):
+        group.guest("rooms", bunco, name)
+    await play_bunco(group, bunco)
+    tournament = await group.start("tournament", games=1, rounds=1)
+    for name in ("Ann", "Cy"):
+        group.seat(name, tournament)
+    gus = group.guest("tournaments", tournament, "Gus")
+    await play_tournament(group, tournament, [ids["Cy"], gus, ids["Ann"]])
+    return {"bank": bank, "bunco": bunco, "tournament": tournament}

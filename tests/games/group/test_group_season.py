@@ -15,7 +15,7 @@ from app.rooms.eventlog import verify
 from app.rooms.timeline import Timeline
 from tests.conftest import ServerProcess
 from tests.games.group import model
-from tests.games.group.season import Group, play_bank, play_bunco, play_tournament
+from tests.games.group.season import Group, play_bank, play_season
 
 GROUP = make_game(Settings()).rules
 
@@ -37,26 +37,9 @@ def group_rows(server: ServerProcess, *codes: str) -> list[bytes]:
 
 async def test_a_season_of_three_nights_matches_the_games_logs(server: ServerProcess) -> None:
     group = Group(server.base_url, server.ws_url)
-    ann, bob, cy, dee = (group.join(name) for name in ("Ann", "Bob", "Cy", "Dee"))
-
-    bank = await group.start("bank", rounds=1)
-    ids = {"Ann": group.seat("Ann", bank), "Bob": group.seat("Bob", bank)}
-    assert ids == {"Ann": ann, "Bob": bob}, "a member is seated as themselves"
-    ids["Gus"] = group.guest("rooms", bank, "Gus")
-    await play_bank(group, bank, ids)
-
-    bunco = await group.start("bunco", roll_entry="banker")
-    for name in ("Ann", "Bob", "Cy", "Dee"):
-        group.seat(name, bunco)
-    for name in ("Gus", "Hal", "Ivy", "Jo"):
-        group.guest("rooms", bunco, name)
-    await play_bunco(group, bunco)
-
-    tournament = await group.start("tournament", games=1, rounds=1)
-    for name in ("Ann", "Cy"):
-        group.seat(name, tournament)
-    gus = group.guest("tournaments", tournament, "Gus")
-    await play_tournament(group, tournament, [cy, gus, ann])
+    codes = await play_season(group)
+    bank, bunco, tournament = codes["bank"], codes["bunco"], codes["tournament"]
+    ann, bob, cy, dee = (group.members[name][0] for name in ("Ann", "Bob", "Cy", "Dee"))
 
     games = [
         ("bank", bank, "rooms"),
