@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
-from tests.client import OPEN
+from tests.client import OPEN, Client
 from tests.games.group.season import Group, play_bank
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -68,3 +68,20 @@ def phone(
     page = context.new_page()
     page.goto(path)
     return context, page
+
+
+def finish_game(ws_url: str, code: str, host_token: str, player_id: str) -> None:
+    """The host ends a one-round BANK game of one player: start, a roll, their BANK."""
+
+    async def play() -> None:
+        banker = await Client.connect(ws_url, code, host_token)
+        await banker.wait_for(lambda m: m["type"] == "welcome")
+        for command in ({"type": "start"}, {"type": "roll", "dice": [6, 4]}):
+            await banker.ok(**command)
+        await banker.ok(type="bank", player_id=player_id)
+        while OPEN:
+            await OPEN.pop().close()
+
+    thread = threading.Thread(target=asyncio.run, args=(play(),))
+    thread.start()
+    thread.join(30)

@@ -1,6 +1,7 @@
 """A group's pages in Chromium: a member's phone (390x844) and the TV (1280x720) show the
 season, pass axe (WCAG 2.2 AA) and reflow; one tap seats a member in the group's new
-game as themselves; the join and create pages pass axe too."""
+game as themselves, and its result reaches the TV live (announced to screen readers);
+the join and create pages pass axe too."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import ServerProcess
-from tests.e2e.group_night import TV, phone, played_night
+from tests.e2e.group_night import TV, finish_game, phone, played_night
 from tests.e2e.test_axe import REFLOW, RUN, TAGS
 
 pytestmark = pytest.mark.e2e
@@ -60,6 +61,10 @@ def test_the_group_pages_show_the_season_and_seat_a_member_with_one_tap(
     expect(tv.locator("#g-title")).to_have_text("Thursday club · season 1")
     expect(tv.locator("table.standings")).to_have_count(2)  # overall and BANK!
     passes_axe(tv, "the TV page")
+    finish_game(server.ws_url, game, night.host_token, ann_id)  # Ann's game, while it shows
+    expect(tv.locator("#g-announce")).to_have_text(f"BANK! {game} recorded: won by Ann.")
+    overall = tv.locator("table.standings", has=tv.locator("caption", has_text="Overall"))
+    expect(overall.locator("tbody tr", has_text="Ann")).to_have_text("Ann21")  # 2 games, 1 win
     context.close()
 
     host = {"host_token": night.host_token}
