@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     )
     room_idle_seconds: float = Field(3 * 3600, gt=0, description="Unfinished room freed after.")
     finished_room_seconds: float = Field(1800, gt=0, description="Finished room kept viewable.")
+    group_idle_seconds: float = Field(
+        400 * 86400, gt=0, description="A group (and its member cards) freed after, idle."
+    )
     room_evict_seconds: float = Field(
         120, gt=0, description="One process: a room with no player leaves memory (not disk)."
     )

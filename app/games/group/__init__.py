@@ -39,4 +39,5 @@ def make_game(settings: Settings) -> Game:
         collection="groups",
         routes=router,
         offered=False,
+        keep_seconds=settings.group_idle_seconds,
     )

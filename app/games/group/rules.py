@@ -202,8 +202,13 @@ def _decide_start(state: GroupState, sender: Sender, command: StartGame) -> Even
     effect = f"game-{len(state.games) + 1}"
     options = {**command.options, "group": True}
     spawn = Effect("create_room", effect, {"game": command.game, "options": options})
+    touch = {"type": "touch"}  # the members' cards live as long as the group is in use
+    touches = tuple(
+        Effect("tell", f"{effect}-touch-{member}", {"code": member, "command": touch})
+        for member in state.members
+    )
     data = {"effect": effect, "game": command.game, "season": state.season}
-    return Event("game", data, effects=(spawn,))
+    return Event("game", data, effects=(spawn, *touches))
 
 
 def _decide_spawned(state: GroupState, sender: Sender, command: Spawned) -> Event:

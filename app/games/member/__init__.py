@@ -17,6 +17,7 @@ from app.games.registry import Game
 from app.games.seam import (
     NO_SEATING,
     STRICT,
+    SYSTEM,
     Chance,
     Connected,
     Event,
@@ -35,9 +36,17 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Nothing:
-    """A card takes no command (a command type its sockets can send: none)."""
+    """A card takes no command from a socket (a command type no socket needs)."""
 
     type: Literal["none"]
+    __pydantic_config__: ClassVar[Any] = STRICT
+
+
+@dataclass(frozen=True, slots=True)
+class Touch:
+    """Server: the card's group is in use (a `touch` event keeps the card as long)."""
+
+    type: Literal["touch"]
     __pydantic_config__: ClassVar[Any] = STRICT
 
 
@@ -57,6 +66,8 @@ class MemberRules:
         return Card(clean_name(str(options["name"])), str(options["group"]))
 
     def decide(self, state: Card, sender: Sender, command: Any, chance: Chance) -> Event:
+        if isinstance(command, Touch) and sender.role == SYSTEM:
+            return Event("touch", {})
         raise RuleError("not_allowed", "A member card takes no command.")
 
     def evolve(self, state: Card, event: Event, seq: int) -> Card:
@@ -85,6 +96,8 @@ def make_game(settings: Settings) -> Game:
         rules=MemberRules(),
         options=CreateCard,
         commands=(Nothing,),
+        server_commands=(Touch,),
         collection="members",
         offered=False,
+        keep_seconds=settings.group_idle_seconds,
     )

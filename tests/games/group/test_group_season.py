@@ -6,6 +6,7 @@ leaves is gone from the standings and from the group's stored data."""
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import httpx
 
@@ -15,7 +16,7 @@ from app.rooms.eventlog import verify
 from app.rooms.timeline import Timeline
 from tests.conftest import ServerProcess
 from tests.games.group import model
-from tests.games.group.season import Group, play_bank, play_season
+from tests.games.group.season import Group, play_bank, play_season, until
 
 GROUP = make_game(Settings()).rules
 
@@ -107,6 +108,8 @@ async def test_a_member_who_leaves_is_deleted_from_the_group(server: ServerProce
         stay,
     ]
 
+    touched = [row for row in group_rows(server, leaver) if b'"touch"' in row]
+    assert touched, "the group's game kept their card alive (a touch event)"
     gone = group.http.delete(
         f"/api/groups/{group.code}/members/me", headers=group.token_of("Quintessa Leaving")
     )
@@ -164,4 +167,18 @@ async def test_bad_requests_leave_the_group_as_it_was(server: ServerProcess) -> 
         assert set(answer.json()["error"]) == {"code", "message"}
     assert group.state() == before and group.log() == log_before
     assert list(group.get()["names"].values()) == ["Ann"], "no card left behind"
+    group.http.close()
+
+
+async def test_a_group_and_its_cards_outlive_idle_rooms(fresh_server: Any) -> None:
+    server = fresh_server(BANKIT_ROOM_IDLE_SECONDS="1", BANKIT_REAP_INTERVAL_SECONDS="0.2")
+    group = Group(server.base_url, server.ws_url)
+    ann = group.join("Ann")
+    game = await group.start("bank", rounds=1)
+
+    def freed() -> bool:
+        return httpx.get(f"{server.base_url}/api/rooms/{game}").status_code == 404
+
+    await until(freed, "the idle game freed", timeout=20)
+    assert group.get()["names"] == {ann: "Ann"}, "the group and Ann's card are kept"
     group.http.close()
