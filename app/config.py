@@ -31,7 +31,7 @@ class Settings(BaseSettings):
         "NORMAL", description="NORMAL survives a process crash; FULL also a power cut."
     )
     games: str = Field(
-        "app.games.bank,app.games.bunco,app.games.tournament",
+        "app.games.bank,app.games.bunco,app.games.tournament,app.games.group,app.games.member",
         description="Modules of the games this server hosts, comma-separated (app/games/).",
     )
     max_rooms: int = Field(10_000, ge=1, description="Live rooms one process holds.")
@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     )
     room_idle_seconds: float = Field(3 * 3600, gt=0, description="Unfinished room freed after.")
     finished_room_seconds: float = Field(1800, gt=0, description="Finished room kept viewable.")
+    group_idle_seconds: float = Field(
+        400 * 86400, gt=0, description="A group (and its member cards) freed after, idle."
+    )
     room_evict_seconds: float = Field(
         120, gt=0, description="One process: a room with no player leaves memory (not disk)."
     )

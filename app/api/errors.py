@@ -22,6 +22,8 @@ STATUS = {
     "not_in_lobby": 409,
     "room_full": 409,
     "log_full": 409,
+    "group_full": 409,
+    "already_member": 409,
     "server_full": 503,
     "unavailable": 503,
 }

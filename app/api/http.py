@@ -51,6 +51,7 @@ async def games(request: Request) -> list[GameOffered]:
     return [
         GameOffered(name=g.name, title=g.title, collection=g.collection)
         for g in services_of(request).games
+        if g.offered
     ]
 
 
@@ -171,6 +172,18 @@ async def is_creator(services: Services, code: str, authorization: str) -> bool:
     return True
 
 
+async def ask(services: Services, code: str, envelope: CommandEnvelope) -> dict[str, Any]:
+    """Send one command through the room's single order; its `ack`, or its error as an
+    ApiError (`unavailable` when the room does not answer in time)."""
+    try:
+        reply = await services.hub.request(code, envelope, JOIN_TIMEOUT_SECONDS)
+    except TimeoutError:
+        raise ApiError("unavailable", "The room did not answer in time; retry.") from None
+    if reply["type"] == "error":
+        raise ApiError(reply["code"], reply["message"])
+    return reply
+
+
 async def seat_player(
     services: Services,
     code: str,
@@ -202,12 +215,7 @@ async def seat_player(
     envelope = CommandEnvelope(
         role=PLAYER, pid=player_id, id=None, cmd=join, th=hash_token(token), server=True
     )
-    try:
-        reply = await services.hub.request(code, envelope, JOIN_TIMEOUT_SECONDS)
-    except TimeoutError:
-        raise ApiError("unavailable", "The room did not answer in time; retry.") from None
-    if reply["type"] == "error":
-        raise ApiError(reply["code"], reply["message"])
+    await ask(services, code, envelope)
     after = await services.registry.snapshot(code)
     state = after["state"] if after else {}
     return PlayerJoined(player_id=player_id, token=token, state=state)

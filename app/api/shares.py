@@ -1,7 +1,8 @@
 """The API's per-address shares (app/api/limits.py), applied by path before any route.
 
 `/api/{collection}` (POST) creates a room: a rate and a quota of live rooms;
-`/api/{collection}/{code}/players` (POST) takes a seat: a rate and a share of the room;
+`/api/{collection}/{code}/players` (POST) takes a seat, `/api/groups/{code}/members` (POST)
+a group's membership: a rate and a share of the room;
 any other `/api/{collection}/{code}...` names a room code: an address whose unknown
 codes ran out its allowance waits (429 with Retry-After) before naming any code again,
 and each 404 there spends one. Deciding by path keeps every collection's routes (the
@@ -33,7 +34,8 @@ class FairShares:
         limits: AddressLimits = services.limits
         key = limits.key(scope["client"][0] if scope.get("client") else None)
         creating = len(parts) == 2 and scope["method"] == "POST"
-        joining = len(parts) == 4 and parts[3] == "players" and scope["method"] == "POST"
+        seats = ("players", "members")  # a seat in a room; a membership of a group
+        joining = len(parts) == 4 and parts[3] in seats and scope["method"] == "POST"
         try:
             if creating:
                 await limits.check_create(key)

@@ -73,3 +73,11 @@ def bank_house_rules(options: Mapping[str, Any]) -> dict[str, Any]:
     if doubles != DOUBLES[0]:
         chosen["doubles"] = doubles
     return chosen
+
+
+# -- a game started from a group tells the group its status, and its result once over ----
+def group_report(status: str, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The report of a game started from a group (app/games/group): its `status`, and
+    with a finished game its `result`: one row per player, `id`, `name`, `score`, `won`
+    and the game's own numbers (BANK's `biggest_bank`, Bunco's `buncos`...)."""
+    return {"status": status} if players is None else {"status": status, "result": players}

@@ -60,6 +60,8 @@ class Game:
     routes: APIRouter | None = None  # endpoints of its own, mounted while it is registered
     draws: Callable[[Mapping[str, Any]], bool] = lambda options: False  # from its create data:
     # may such a room draw chance? It then commits to a server seed (docs/fair-dice.md)
+    offered: bool = True  # on the home page (`GET /api/games`); a group has its own
+    keep_seconds: float | None = None  # idle time before it is freed (None: the rooms')
     _socket: TypeAdapter[Any] = field(init=False, repr=False)
     _inbox: TypeAdapter[Any] = field(init=False, repr=False)
     tags: frozenset[str] = field(init=False)

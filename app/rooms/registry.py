@@ -60,10 +60,10 @@ class RoomRegistry:
         self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
         self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
         self._journal = bus if isinstance(bus, Journal) else None  # snapshots now and then
-        # Rooms waiting on disk: (last event ms, finished) as they left memory (or as
+        # Rooms waiting on disk: (last event ms, finished, game) as they left memory (or as
         # stored, for those left on disk at start), so that the reaper sweeps them
         # without reading the store.
-        self._waiting: dict[str, tuple[float, bool]] = {}
+        self._waiting: dict[str, tuple[float, bool, str]] = {}
         self.stored = 0  # rooms on this process's disk (one process): the disk's cap
 
     async def start(self) -> None:
@@ -251,7 +251,8 @@ class RoomRegistry:
     async def _evict(self, actor: RoomActor) -> None:
         """Out of memory, to wait on disk; the reaper's sweep knows it from here."""
         await actor.stop()
-        self._waiting[actor.code] = (actor.room.updated_at, actor.room.finished)
+        room = actor.room
+        self._waiting[actor.code] = (room.updated_at, room.finished, room.game.name)
 
     async def _own(self, code: str) -> RoomActor | None:
         """Become the room's owner if nobody is; restore it from its snapshot and log.
@@ -299,7 +300,8 @@ class RoomRegistry:
                 raw = await self.bus.load_snapshot(code)
                 if raw is not None:
                     record = orjson.loads(raw)
-                    self._waiting[code] = (record["updated_at"], record.get("finished", False))
+                    finished = record.get("finished", False)
+                    self._waiting[code] = (record["updated_at"], finished, record["game"])
 
     async def _drop_old_sockets(self, actor: RoomActor) -> None:
         """One process: presence another node counted is from before a restart (its
@@ -315,6 +317,17 @@ class RoomRegistry:
             self.applied_retired += actor.applied
 
     # -- freeing idle rooms ------------------------------------------------------------
+    async def free(self, code: str) -> None:
+        """Delete a room now, snapshot and log (a group member's card when they leave)."""
+        actor = self.actors.get(code)
+        if actor is not None:
+            await actor.stop()
+            self._forget(actor)
+        self._waiting.pop(code, None)
+        if await self.bus.load_snapshot(code) is not None:
+            await self.bus.delete_room(code)
+            self.stored -= 1
+
     async def _reap_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.reap_interval_seconds)
@@ -333,7 +346,7 @@ class RoomRegistry:
             if room.any_player_connected():
                 continue
             idle_ms = now - room.updated_at
-            if idle_ms >= self._kept_ms(room.finished):
+            if idle_ms >= self._kept_ms(room.finished, room.game.name):
                 await actor.stop()
                 await self.bus.delete_room(code)
                 self.stored -= 1  # (counted where it matters: one process)
@@ -354,7 +367,11 @@ class RoomRegistry:
         assert isinstance(self.bus, DurableBus)  # only where `_evicts`
         return self.bus
 
-    def _kept_ms(self, finished: bool) -> float:
+    def _kept_ms(self, finished: bool, game: str) -> float:
+        """How long a room is kept idle: its game's own time (a group's), else the rooms'."""
+        bundle = self.games.get(game)
+        if bundle is not None and bundle.keep_seconds is not None:
+            return bundle.keep_seconds * 1000
         settings = self.settings
         return (settings.finished_room_seconds if finished else settings.room_idle_seconds) * 1000
 
@@ -362,11 +379,11 @@ class RoomRegistry:
         """Free the rooms waiting on disk whose time is up (from what they were as they
         left memory: no read of the store, no stall of the loop with thousands)."""
         freed = []
-        for code, (updated_at, finished) in list(self._waiting.items()):
+        for code, (updated_at, finished, game) in list(self._waiting.items()):
             if code in self.actors:  # back in memory (it is forgotten here when it leaves)
                 continue
             idle_ms = now - updated_at
-            if idle_ms >= self._kept_ms(finished):
+            if idle_ms >= self._kept_ms(finished, game):
                 del self._waiting[code]
                 await self.bus.delete_room(code)
                 self.stored -= 1

@@ -63,6 +63,7 @@ class CreateTable(CreateBank):
     tournament: TableLink | None = None
     no_phone: list[str] | None = None
     seats: list[Seat] | None = None
+    group: bool | None = None  # started from a group (`parent`): reports its result there
 
 
 def make_game(settings: Settings) -> Game:

@@ -32,6 +32,7 @@ from app.games.bank.commands import (
     Spawned,
     Unbank,
 )
+from app.games.bank.season import group_result
 from app.games.bank.state import (
     SAFE_ROLLS,
     BankState,
@@ -127,8 +128,8 @@ class BankRules:
         previous = None
         if link is not None:  # only the server creates table rooms (app/games/bank/__init__.py)
             table = TableOf(str(options["parent"]), int(link["game"]), int(link["table"]))
-        elif options.get("parent") is not None:  # made by play_again in that room
-            previous = str(options["parent"])
+        elif options.get("parent") is not None and options.get("group") is not True:
+            previous = str(options["parent"])  # made by play_again in that room
         state = BankState(
             rounds=rounds,
             roll_entry=roll_entry,
@@ -138,6 +139,7 @@ class BankRules:
             no_phone=frozenset(options.get("no_phone") or ()),
             house=HouseRules(**bank_house_rules(options)),
             fair=fairness_of(options),
+            in_group=options.get("group") is True,
         )
         for seat in options.get("seats") or ():  # a made room is seated from its first event
             pid = seat["player_id"]
@@ -400,7 +402,7 @@ class BankRules:
         """A tournament table tells its tournament its status, its totals once done, and
         that they are final once locked (the tournament takes them only then)."""
         if state.table is None:
-            return None
+            return group_result(state) if state.in_group else None
         if state.status != "finished":
             return {"status": state.status}
         totals = {p.id: p.score for p in state.players}

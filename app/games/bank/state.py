@@ -151,6 +151,7 @@ class BankState:
     no_phone: frozenset[str] = frozenset()  # seats of a played-again game without a phone
     house: HouseRules = SEED_RULES
     fair: Fairness | None = None  # the room's committed dice (virtual rolls)
+    in_group: bool = False  # started from a group: reports its result there (extension)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

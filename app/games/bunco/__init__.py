@@ -31,12 +31,20 @@ class CreateBunco(BaseModel):
     movement: Literal["seed", "common"] | None = None
 
 
+class CreateBuncoInGroup(CreateBunco):
+    """A night the server creates from a group (`parent`), which hears its result."""
+
+    parent: str
+    group: bool
+
+
 def make_game(settings: Settings) -> Game:
     return Game(
         name="bunco",
         title="Bunco",
         rules=BuncoRules(),
         options=CreateBunco,
+        server_options=CreateBuncoInGroup,
         commands=(Start, Roll, Ring, Kick),
         server_commands=(Join,),
         scoresheet=scoresheet.rows,

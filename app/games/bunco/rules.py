@@ -34,7 +34,7 @@ from app.games.bunco.state import (
     Table,
 )
 from app.games.bunco.view import view as bunco_view
-from app.games.common import Join, Kick, Start, join_kick_seating
+from app.games.common import Join, Kick, Start, group_report, join_kick_seating
 from app.games.names import clean_name, name_taken
 from app.games.seam import (
     STRICT,
@@ -112,7 +112,11 @@ class BuncoRules:
         if roll_entry not in ROLL_ENTRIES:
             raise RuleError("bad_roll_entry", "roll_entry is virtual, roller or banker.")
         return BuncoState(
-            sets=sets, roll_entry=roll_entry, house=house_rules(options), fair=fairness_of(options)
+            sets=sets,
+            roll_entry=roll_entry,
+            house=house_rules(options),
+            fair=fairness_of(options),
+            in_group=options.get("group") is True,
         )
 
     def decide(self, state: BuncoState, sender: Sender, command: Any, chance: Chance) -> Event:
@@ -161,9 +165,27 @@ class BuncoRules:
     def finished(self, state: BuncoState) -> bool:
         return state.status == "finished"
 
-    def report(self, state: BuncoState) -> None:
-        """Nothing to tell a parent: this game is never created by another room."""
-        return None
+    def report(self, state: BuncoState) -> Mapping[str, Any] | None:
+        """A night started from a group tells it its status, and its result once over
+        (score: rounds won; the night's winners: the most rounds won)."""
+        if not state.in_group:
+            return None
+        if state.status != "finished":
+            return group_report(state.status)
+        top = max((p.wins for p in state.players), default=0)
+        rows = [
+            {
+                "id": p.id,
+                "name": p.name,
+                "score": p.wins,
+                "won": p.wins == top,
+                "wins": p.wins,
+                "losses": p.losses,
+                "buncos": p.buncos,
+            }
+            for p in state.players
+        ]
+        return group_report("finished", rows)
 
 
 def _decide_roll(state: BuncoState, sender: Sender, roll: Roll, chance: Chance) -> Event:

@@ -150,6 +150,7 @@ class BuncoState:
     bell_by: str | None = None
     house: HouseRules = SEED_RULES
     fair: Fairness | None = None  # the room's committed dice (docs/fair-dice.md)
+    in_group: bool = False  # started from a group: reports its result there (extension)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)

@@ -33,6 +33,13 @@ class CreateTournament(BaseModel):
     doubles: Literal["double", "double_add"] | None = None
 
 
+class CreateTournamentInGroup(CreateTournament):
+    """A tournament the server creates from a group (`parent`), which hears its result."""
+
+    parent: str
+    group: bool
+
+
 def make_game(settings: Settings) -> Game:
     from app.games.tournament.routes import router  # HTTP only where the server loads it
 
@@ -41,6 +48,7 @@ def make_game(settings: Settings) -> Game:
         title="Tournament (Desert Dynasty)",
         rules=TournamentRules(settings.max_players),
         options=CreateTournament,
+        server_options=CreateTournamentInGroup,
         commands=(Next, Score, Reroll, Kick),
         server_commands=(Join, TableStatus, Spawned),
         collection="tournaments",

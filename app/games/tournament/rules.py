@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from app.games.common import Join, Kick, bank_house_rules, join_kick_seating
+from app.games.common import Join, Kick, bank_house_rules, group_report, join_kick_seating
 from app.games.names import clean_name, name_taken
 from app.games.seam import (
     PLAYER,
@@ -148,6 +148,7 @@ class TournamentRules:
             self.max_players,
             table_rules=table_rules,
             fair=fairness_of(options),
+            in_group=options.get("group") is True,
         )
 
     # -- decide ------------------------------------------------------------------
@@ -368,9 +369,28 @@ class TournamentRules:
     def finished(self, state: TournamentState) -> bool:
         return state.status == "finished"
 
-    def report(self, state: TournamentState) -> None:
-        """Nothing to tell a parent: this game is never created by another room."""
-        return None
+    def report(self, state: TournamentState) -> Mapping[str, Any] | None:
+        """A tournament started from a group tells it its status, and its result once
+        over (score: the points of its standings; won: among its winners)."""
+        if not state.in_group:
+            return None
+        if state.status != "finished":
+            return group_report(state.status)
+        ids = [p.id for p in state.players]
+        table = scoring.standings(ids, [r.places for r in state.results], state.games, True)
+        winners = set(scoring.winners(table, True))
+        names = {p.id: p.name for p in state.players}
+        rows = [
+            {
+                "id": line.player_id,
+                "name": names[line.player_id],
+                "score": scoring.as_number(line.total),
+                "won": line.player_id in winners,
+                "points": scoring.as_number(line.total),
+            }
+            for line in table
+        ]
+        return group_report("finished", rows)
 
 
 def _lock(table: Table, game: int) -> Effect:

@@ -58,6 +58,7 @@ class TournamentState:
     closing: bool = False  # `score` accepted: the totals are taken once every table is locked
     table_rules: tuple[tuple[str, int | str], ...] = ()  # BANK house rules for its tables
     fair: Fairness | None = None  # the room's committed dice (virtual rerolls)
+    in_group: bool = False  # started from a group: reports its result there (extension)
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.id == player_id), None)
