@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Request
+from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -23,9 +23,9 @@ from app.api.http import (
     ask,
     bearer_principal,
     create_game,
+    paged_log,
     services_of,
     stored,
-    stored_log,
 )
 from app.api.pages import page
 from app.api.protocol import RoomLog
@@ -114,8 +114,14 @@ async def group_state(code: str, request: Request) -> GroupState:
 
 
 @api.get("/{code}/log", response_model=RoomLog)
-async def group_log(code: str, request: Request) -> RoomLog:
-    return RoomLog(events=await stored_log(services_of(request), code, COLLECTION))
+async def group_log(
+    code: str,
+    request: Request,
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int | None, Query(ge=1)] = None,
+) -> Response:
+    """The group's events, paged as a room's are (`next_after`)."""
+    return await paged_log(services_of(request), code, COLLECTION, after, limit)
 
 
 @api.post("/{code}/members", status_code=201, response_model=MemberJoined)
