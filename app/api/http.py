@@ -118,6 +118,21 @@ async def paged_log(
     return Response(await run_in_threadpool(log_page, entries, after, page), media_type=JSON)
 
 
+def add_log_route(api: APIRouter, collection: str) -> None:
+    """`GET <api's prefix>/{code}/log` for another collection (tournaments, groups),
+    paged as a room's is."""
+
+    @api.get("/{code}/log", response_model=RoomLog, name=f"{collection}_log")
+    async def collection_log(
+        code: str,
+        request: Request,
+        after: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int | None, Query(ge=1)] = None,
+    ) -> Response:
+        """The events, hash-chained, paged as a room's are (`after`, `limit`, `next_after`)."""
+        return await paged_log(services_of(request), code, collection, after, limit)
+
+
 def log_page(entries: list[bytes], after: int, limit: int) -> bytes:
     """The page's JSON from the stored entries as they are (seqs run 1, 2, 3...: the
     entry of seq n is the n-th), never parsed: a long log costs the loop nothing."""

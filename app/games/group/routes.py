@@ -13,22 +13,21 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Query, Request
+from fastapi import APIRouter, Body, Header, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from app.api.errors import ApiError
 from app.api.http import (
     ERRORS,
+    add_log_route,
     ask,
     bearer_principal,
     create_game,
-    paged_log,
     services_of,
     stored,
 )
 from app.api.pages import page
-from app.api.protocol import RoomLog
 from app.api.scoresheets import to_csv
 from app.api.services import Services
 from app.games.group.rules import HOST
@@ -113,15 +112,7 @@ async def group_state(code: str, request: Request) -> GroupState:
     return GroupState(state=state, names=names)
 
 
-@api.get("/{code}/log", response_model=RoomLog)
-async def group_log(
-    code: str,
-    request: Request,
-    after: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int | None, Query(ge=1)] = None,
-) -> Response:
-    """The group's events, paged as a room's are (`next_after`)."""
-    return await paged_log(services_of(request), code, COLLECTION, after, limit)
+add_log_route(api, COLLECTION)
 
 
 @api.post("/{code}/members", status_code=201, response_model=MemberJoined)

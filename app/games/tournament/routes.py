@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel
 
@@ -20,15 +20,15 @@ from app.api.errors import ApiError
 from app.api.http import (
     ERRORS,
     JOIN_TIMEOUT_SECONDS,
+    add_log_route,
     bearer_principal,
     create_game,
-    paged_log,
     seat_player,
     services_of,
     stored,
 )
 from app.api.pages import page, qr
-from app.api.protocol import JoinRoom, PlayerJoined, RoomLog, RoomState
+from app.api.protocol import JoinRoom, PlayerJoined, RoomState
 from app.games.seam import SYSTEM
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.tokens import hash_token, new_token
@@ -75,15 +75,7 @@ async def tournament_state(code: str, request: Request) -> RoomState:
     return RoomState(state=(await stored(services_of(request), code, COLLECTION))["state"])
 
 
-@api.get("/{code}/log", response_model=RoomLog)
-async def tournament_log(
-    code: str,
-    request: Request,
-    after: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int | None, Query(ge=1)] = None,
-) -> Response:
-    """The tournament's events, paged as a room's are (`next_after`)."""
-    return await paged_log(services_of(request), code, COLLECTION, after, limit)
+add_log_route(api, COLLECTION)
 
 
 @api.post("/{code}/tables/{table}/banker", status_code=201, response_model=TableBanker)
