@@ -21,7 +21,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
-	$(BIN)/python -m app --host $(HOST) --port $(PORT)
+	BANKIT_API_DOCS=true $(BIN)/python -m app --host $(HOST) --port $(PORT)
 
 system-deps:
 	@PYTHON=$(BIN)/python bash scripts/install-system-deps.sh

@@ -147,6 +147,10 @@ class Settings(BaseSettings):
         20_000, ge=100, description="Events in one room's log; then it takes no more."
     )
     log_page: int = Field(5_000, ge=1, description="Largest page of GET .../log.")
+    host_away_seconds: float = Field(
+        120, gt=0, description="The host's phone away this long: the table may choose a new one."
+    )
+    api_docs: bool = Field(False, description="Serve /docs, /redoc and /openapi.json.")
     metrics_token: str | None = Field(
         None, description="/metrics needs `Bearer <this>`; unset: loopback clients only."
     )

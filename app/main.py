@@ -89,6 +89,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Real-time table dice games played from phones.",
         version="1",
         lifespan=lifespan,
+        # the API's own pages only where BANKIT_API_DOCS says so (`make run` does)
+        docs_url="/docs" if settings.api_docs else None,
+        redoc_url="/redoc" if settings.api_docs else None,
+        openapi_url="/openapi.json" if settings.api_docs else None,
     )
     app.add_middleware(FairShares)  # per-address shares of the API (app/api/shares.py)
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)  # outermost: every answer

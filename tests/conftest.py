@@ -110,8 +110,9 @@ async def close_clients() -> AsyncIterator[None]:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One shared single-process server (no Redis) for the tests that only play."""
-    proc = start_server(tmp_path_factory.mktemp("server"))
+    """One shared single-process server (no Redis) for the tests that only play; a
+    table may choose a new banker one second after its banker left (hand-over tests)."""
+    proc = start_server(tmp_path_factory.mktemp("server"), {"BANKIT_HOST_AWAY_SECONDS": "1"})
     yield proc
     proc.stop()
 

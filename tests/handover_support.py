@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -11,6 +12,7 @@ from app.rooms.eventlog import verify
 from tests.client import Client, Table, assert_replays_to
 from tests.cluster.conftest import verify_chain
 from tests.conftest import ServerProcess
+from tests.games.tournament.support import Tourney, assert_room_replays, welcome
 
 CLOSE_BAD_TOKEN = 4401
 
@@ -103,6 +105,20 @@ async def seat_moves(here: ServerProcess, there: ServerProcess) -> None:
     assert [e["data"] for e in events if e["type"] == "hand_over"] == [{"principal": ann_id}]
 
 
+def once_the_host_is_away(
+    server: ServerProcess, path: str, token: str, body: Any = None, seconds: float = 15
+) -> httpx.Response:
+    """Send until the room stops answering `host_present` (the host has been away for
+    BANKIT_HOST_AWAY_SECONDS), within a deadline."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = post(server, path, token, body)
+        if answer.status_code != 409 or answer.json()["error"]["code"] != "host_present":
+            return answer
+        assert time.monotonic() < deadline, "the host never counted as away"
+        time.sleep(0.1)
+
+
 async def table_takes_back(here: ServerProcess, there: ServerProcess) -> None:
     """The banker's phone is gone: one player alone cannot take the role; two of three
     voting for Ann can, and the old banker token is refused afterwards."""
@@ -110,17 +126,22 @@ async def table_takes_back(here: ServerProcess, there: ServerProcess) -> None:
     ids = {name: table.join(name) for name in ("Ann", "Bob", "Cat")}
     tokens = {name: table.players[name][1] for name in ids}
     banker = await Client.connect(there.ws_url, table.code, table.banker_token)
-    cat = await Client.connect(there.ws_url, table.code, tokens["Cat"])
-    await cat.wait_for(lambda m: m["type"] == "welcome")
+    phones = {name: await Client.connect(there.ws_url, table.code, tokens[name]) for name in ids}
+    cat = phones["Cat"]
+    for phone in phones.values():
+        await phone.wait_for(lambda m: m["type"] == "welcome")
     await banker.ok(type="start")
+    vote = handover_path(table.code, "host/vote")
+    claim = handover_path(table.code, "host/claim")
+    present = post(here, vote, tokens["Ann"], {"player_id": ids["Ann"]})
+    assert present.status_code == 409 and present.json()["error"]["code"] == "host_present"
     await banker.close()  # the banker's phone dies
     await cat.wait_for(
         lambda m: m["type"] == "presence" and m.get("host_connected") is False, timeout=10
     )
 
-    vote = handover_path(table.code, "host/vote")
-    claim = handover_path(table.code, "host/claim")
-    assert post(here, vote, tokens["Ann"], {"player_id": ids["Ann"]}).status_code == 200
+    first = once_the_host_is_away(here, vote, tokens["Ann"], {"player_id": ids["Ann"]})
+    assert first.status_code == 200, first.text
     alone = post(here, claim, tokens["Ann"])
     assert alone.status_code == 409 and alone.json()["error"]["code"] == "not_chosen"
     assert post(here, handover_path(table.code), tokens["Ann"]).status_code == 403
@@ -173,3 +194,62 @@ async def banker_offers(here: ServerProcess, there: ServerProcess) -> None:
     assert (await bob_ws.state_at_least(seq))["handover"]["offer"] is None
     events = assert_log_whole(table, here)
     assert events[-2]["data"] == {"principal": "banker", "to": bob, "how": "offer"}
+
+
+async def tournament_tokens_follow(here: ServerProcess, there: ServerProcess) -> None:
+    """The organiser hands the tournament to another phone, then moves Ann's seat there:
+    the tables of the game in play revoke the old tokens and take the new ones, so the
+    inherited organiser token can do nothing at a table and Ann's old token no longer
+    opens her table seat."""
+    tourney = Tourney(here.base_url, here.ws_url, games=1, rounds=2)
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        tourney.join(name)
+    await tourney.open()
+    tables = await tourney.next([["Ann", "Bob"], ["Cy", "Dee"]])
+    codes = [table["code"] for table in tables]
+    old = tourney.organiser_token
+    at_tables = [await Client.connect(there.ws_url, code, old) for code in codes]
+    for banker in at_tables:
+        assert (await welcome(banker))["you"]["role"] == "banker"
+    ann_old = await Client.connect(there.ws_url, codes[0], tourney.tokens["Ann"])
+    await welcome(ann_old)
+
+    moved = post(here, f"/api/tournaments/{tourney.code}/handover", old)
+    assert moved.status_code == 201, moved.text
+    new = moved.json()["token"]
+    for banker in at_tables:  # within a moment, on whichever process holds the table
+        assert await banker.wait_closed(10) == CLOSE_BAD_TOKEN
+    for code in codes:
+        await refused_socket(there, code, old)
+        assert post(here, handover_path(code), old).status_code == 401
+        assert (
+            post(here, handover_path(code, "host/offer"), old, {"player_id": None}).status_code
+            == 401
+        )
+    link = post(here, f"/api/tournaments/{tourney.code}/tables/1/banker", old)
+    assert link.status_code == 401
+    bankers = [await Client.connect(there.ws_url, code, new) for code in codes]
+    for banker in bankers:
+        assert (await welcome(banker))["you"]["role"] == "banker"
+
+    ann = tourney.ids["Ann"]
+    seat = post(here, f"/api/tournaments/{tourney.code}/handover", new, {"player_id": ann})
+    assert seat.status_code == 201, seat.text
+    assert await ann_old.wait_closed(10) == CLOSE_BAD_TOKEN
+    await refused_socket(there, codes[0], tourney.tokens["Ann"])
+    ann_new = await Client.connect(there.ws_url, codes[0], seat.json()["token"])
+    assert (await welcome(ann_new))["you"] == {"role": "player", "player_id": ann}
+    await bankers[0].ok(type="start")
+    await bankers[0].ok(type="roll", dice=[6, 4])
+    seq = await ann_new.ok(type="bank")
+    state = await bankers[0].state_at_least(seq)
+    assert next(p for p in state["players"] if p["id"] == ann)["connected"] is True
+
+    scorekeeper = post(here, f"/api/tournaments/{tourney.code}/tables/2/banker", new)
+    assert scorekeeper.status_code == 201, scorekeeper.text
+    for code in codes:
+        events = httpx.get(f"{here.base_url}/api/rooms/{code}/log").json()["events"]
+        assert verify(events)
+        verify_chain(events)
+        assert_room_replays(here.base_url, code)
+        assert old not in str(events) and new not in str(events)

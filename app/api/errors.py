@@ -21,6 +21,7 @@ STATUS = {
     "name_taken": 409,
     "not_in_lobby": 409,
     "room_full": 409,
+    "log_full": 409,
     "group_full": 409,
     "already_member": 409,
     "server_full": 503,

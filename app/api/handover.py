@@ -28,7 +28,9 @@ STATUS = {
     "not_allowed": 403,
     "unknown_player": 404,
     "not_chosen": 409,
+    "host_present": 409,
     "already_voted": 409,
+    "already_offered": 409,
     "too_many_votes": 429,
 }
 

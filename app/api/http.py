@@ -105,11 +105,32 @@ async def room_log(
     """The room's events, hash-chained (see docs/protocol.md to verify it): those after
     seq `after`, at most `limit` (and `BANKIT_LOG_PAGE`: a page holds an ordinary
     game's whole log); `next_after` is the `after` of the next page, or null."""
-    services = services_of(request)
-    await stored(services, code, "rooms")
+    return await paged_log(services_of(request), code, "rooms", after, limit)
+
+
+async def paged_log(
+    services: Services, code: str, collection: str, after: int, limit: int | None
+) -> Response:
+    """One page of a room's log (`log_page`), built in a thread: the loop never waits on it."""
+    await stored(services, code, collection)
     page = min(limit or services.settings.log_page, services.settings.log_page)
     entries = await services.bus.load_log(code.upper())
     return Response(await run_in_threadpool(log_page, entries, after, page), media_type=JSON)
+
+
+def add_log_route(api: APIRouter, collection: str) -> None:
+    """`GET <api's prefix>/{code}/log` for another collection (tournaments, groups),
+    paged as a room's is."""
+
+    @api.get("/{code}/log", response_model=RoomLog, name=f"{collection}_log")
+    async def collection_log(
+        code: str,
+        request: Request,
+        after: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int | None, Query(ge=1)] = None,
+    ) -> Response:
+        """The events, hash-chained, paged as a room's are (`after`, `limit`, `next_after`)."""
+        return await paged_log(services_of(request), code, collection, after, limit)
 
 
 def log_page(entries: list[bytes], after: int, limit: int) -> bytes:
@@ -147,11 +168,6 @@ async def stored(services: Services, code: str, collection: str) -> dict[str, An
     if snapshot is None or game is None or game.collection != collection:
         raise ApiError(f"unknown_{collection[:-1]}", f"No such {collection[:-1]}.", 404)
     return snapshot
-
-
-async def stored_log(services: Services, code: str, collection: str) -> list[dict[str, Any]]:
-    await stored(services, code, collection)
-    return await services.registry.log_entries(code.upper()) or []
 
 
 def bearer_principal(snapshot: dict[str, Any], authorization: str | None) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 from app.games.rendered import RENDERINGS
 
@@ -215,4 +215,14 @@ class Rules(Protocol[S]):
 
         The room sends the parent `{"type": "report", "code": <its code>, **report}`
         whenever this changes (an undo included); None: nothing to tell."""
+        ...
+
+
+@runtime_checkable
+class Followers(Protocol):
+    """Rules of a room that makes rooms opened by its own tokens (a tournament's tables):
+    a hand-over here is carried to them, so one room is the tokens' authority."""
+
+    def followers(self, state: Any, principal: str | None) -> Sequence[str]:
+        """The rooms where `principal`'s tokens (None: the host's) open a seat or a role."""
         ...

@@ -210,8 +210,10 @@ class RoomActor:
         remembered = self.room.accepted.get(entry["by"])
         if remembered is not None and remembered.get(command_id or "") == entry["seq"]:
             note["id"] = command_id  # remembered for retries (not every command is)
-        if self.room.tokens != tokens:
-            note["tokens"] = self.room.tokens
+        if self.room.tokens != tokens:  # the change, not the map (a table's many bankers)
+            now = self.room.tokens
+            note["tokens_set"] = {h: p for h, p in now.items() if tokens.get(h) != p}
+            note["tokens_del"] = [h for h in tokens if h not in now]
         if effects:
             note["effects"] = [{"kind": e.kind, "id": e.id, "data": e.data} for e in effects]
         if self.room.fair is not None and "dice_reveal" in entry.get("fair", {}):

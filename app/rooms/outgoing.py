@@ -41,7 +41,10 @@ def state_text(view_json: bytes) -> str:
     return '{"type":"state","state":' + view_json.decode() + "}"
 
 
-def presence_text(connected: Mapping[str, bool], host_connected: bool) -> str:
-    """`host_connected` (an extension): the banker's or organiser's phone is here."""
+def presence_text(connected: Mapping[str, bool], host_connected: bool, handover: Any = None) -> str:
+    """`host_connected` (an extension): the banker's or organiser's phone is here;
+    `handover` (an extension): the state's, which the host's leaving or return changes."""
     message = {"type": "presence", "connected": connected, "host_connected": host_connected}
+    if handover is not None:
+        message["handover"] = handover
     return orjson.dumps(message).decode()

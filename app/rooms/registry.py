@@ -20,6 +20,7 @@ from app.games.registry import Game, GameRegistry
 from app.rooms import envelope as envelopes
 from app.rooms.actor import RoomActor, now_ms
 from app.rooms.effects import Effects
+from app.rooms.policy import RoomPolicy
 from app.rooms.room import Room
 from app.rooms.watcher import Watcher
 
@@ -115,6 +116,7 @@ class RoomRegistry:
                 self.settings.dedupe_ids,
                 origin,
                 parent,
+                RoomPolicy.of(self.settings),
             )
             room.tokens = {**(tokens or {}), **room.tokens}
             record = room.snapshot(with_view=self._journal is None)  # journaled: no views
@@ -163,7 +165,8 @@ class RoomRegistry:
         if not entries:
             return None
         game = self.games[snapshot["game"]]
-        return Room.restore(game, snapshot, entries, self.settings.dedupe_ids, notes)
+        policy = RoomPolicy.of(self.settings)
+        return Room.restore(game, snapshot, entries, self.settings.dedupe_ids, notes, policy)
 
     async def exists(self, code: str) -> bool:
         """The room is live here or stored (not yet freed), without loading it."""

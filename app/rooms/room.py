@@ -18,7 +18,18 @@ import orjson
 from app.bus.base import Frame
 from app.games.registry import BadCommand, Game
 from app.games.rendered import Kept
-from app.games.seam import Chance, Effect, Event, RuleError, Rules, Seating, Sender, Undo
+from app.games.seam import (
+    SYSTEM,
+    Chance,
+    Effect,
+    Event,
+    Followers,
+    RuleError,
+    Rules,
+    Seating,
+    Sender,
+    Undo,
+)
 from app.rooms import outgoing, succession
 from app.rooms.chance import SECRET_CHANCE, FairDice, client_seed
 from app.rooms.envelope import (
@@ -29,9 +40,11 @@ from app.rooms.envelope import (
     PresenceEnvelope,
 )
 from app.rooms.eventlog import GENESIS, make_entry
+from app.rooms.policy import DEFAULT_POLICY, RoomPolicy
 from app.rooms.succession import Succession
 from app.rooms.timeline import Barred, Timeline
 
+LOG_FULL = "This game's log is full: it takes no more moves. Start a new game."
 REPORT = "report"  # the effect that tells the parent room this room's status (`_report`)
 
 
@@ -77,8 +90,10 @@ class Room:
         parent: str | None = None,
         roles: Succession | None = None,
         fair: FairDice | None = None,
+        policy: RoomPolicy = DEFAULT_POLICY,
     ) -> None:
         self.code = code
+        self.policy = policy
         self.fair = fair  # the committed dice of a room that draws (docs/fair-dice.md)
         self.game = game
         self.timeline = timeline
@@ -113,6 +128,7 @@ class Room:
         dedupe_limit: int,
         origin: str | None = None,
         parent: str | None = None,
+        policy: RoomPolicy = DEFAULT_POLICY,
     ) -> tuple[Room, dict[str, Any]]:
         """A new room and its `create` entry (seq 1); raises RuleError on bad options.
 
@@ -138,6 +154,7 @@ class Room:
             origin=origin,
             parent=parent,
             fair=fair,
+            policy=policy,
         )
         return room, entry
 
@@ -149,14 +166,12 @@ class Room:
         entries: list[dict[str, Any]],
         dedupe_limit: int,
         notes: Sequence[Mapping[str, Any]] = (),
+        policy: RoomPolicy = DEFAULT_POLICY,
     ) -> Room:
         """Rebuild from the persisted snapshot and the log it belongs to; `notes`: one per
         entry logged after the snapshot (the last ones), see `_catch_up`."""
         timeline = Timeline.replay(game.rules, entries)
-        roles = Succession()
-        for entry in entries:
-            if entry["type"] in succession.EVENTS:
-                roles = roles.evolve(entry["type"], entry["data"], game.rules.creator)
+        roles = _restored_roles(game.rules, timeline.state, snapshot, entries)
         effects = {
             e["id"]: Effect(e["kind"], e["id"], e["data"]) for e in snapshot.get("effects", [])
         }
@@ -177,6 +192,7 @@ class Room:
             parent=snapshot.get("parent"),
             roles=roles,
             fair=FairDice.from_record(snapshot.get("fair")),
+            policy=policy,
         )
         if notes:
             for entry, note in zip(entries[len(entries) - len(notes) :], notes, strict=True):
@@ -192,8 +208,11 @@ class Room:
         self.updated_at = max(self.updated_at, entry["at"])
         for player_id in self.rules.seating(Event(entry["type"], entry["data"])).unseated:
             self._forget(player_id)
-        if "tokens" in note:
+        if "tokens" in note:  # the whole map, as notes written before the change were
             self.tokens = dict(note["tokens"])
+        for token_hash in note.get("tokens_del", ()):
+            self.tokens.pop(token_hash, None)
+        self.tokens.update(note.get("tokens_set", {}))
         for e in note.get("effects", ()):
             self._store(Effect(e["kind"], e["id"], e["data"]))
         if note.get("id") is not None:
@@ -215,6 +234,7 @@ class Room:
             "presence": self.presence,
             "connected": self.connected_map(),
             "host_connected": self.connected(self.rules.creator),
+            "roles": self.roles.record(),
             "effects": [
                 {"kind": e.kind, "id": e.id, "data": e.data} for e in self.effects.values()
             ],
@@ -241,8 +261,11 @@ class Room:
         return self.rules.finished(self.timeline.state)
 
     def connected(self, player_id: str) -> bool:
-        """Counts of zero are deleted, so any count left is a connection."""
-        return bool(self.presence.get(player_id))
+        """Counts of zero are deleted, so any count left is a connection. A player who
+        took the host's role plays on from the host's phone: its seat is online with it."""
+        if self.presence.get(player_id):
+            return True
+        return player_id == self.roles.holder and bool(self.presence.get(self.rules.creator))
 
     def connected_map(self) -> dict[str, bool]:
         return {pid: self.connected(pid) for pid in self.rules.player_ids(self.timeline.state)}
@@ -279,6 +302,8 @@ class Room:
             return Outcome(reply=outgoing.refusal(command_id, "bad_token", message))
         if envelope.server and succession.command_type(envelope.cmd) is not None:
             return self._succession(envelope, sender, now)
+        if self.seq >= self.policy.max_log_events:
+            return Outcome(reply=outgoing.refusal(command_id, "log_full", LOG_FULL))
         try:  # a socket's text is read here, once: only the server may send its own commands
             read = self.game.internal if envelope.server else self.game.parse
             command = read(envelope.cmd)
@@ -351,12 +376,30 @@ class Room:
         return extra
 
     def _succession(self, envelope: CommandEnvelope, sender: Sender, now: int) -> Outcome:
-        """A hand-over command (app/rooms/succession.py): logged, then the tokens rebound."""
+        """A hand-over command (app/rooms/succession.py): logged, then the tokens rebound;
+        the rooms whose tokens follow this room's are told to rebind them too."""
         host, seated = self.rules.creator, self.rules.player_ids(self.timeline.state)
+        command: dict[str, Any] = orjson.loads(envelope.cmd)
+        seen = self.accepted.get(sender.by)
+        if envelope.id is not None and seen is not None and envelope.id in seen:
+            return Outcome(reply=outgoing.ack(envelope.id, seen[envelope.id]))
+        revocation = command["type"] == "rebind" and bool(command.get("revoke"))
+        if self.seq >= self.policy.max_log_events and not revocation:
+            return Outcome(reply=outgoing.refusal(envelope.id, "log_full", LOG_FULL))
+        revoked: list[str] = []
+        event: Event | None
         try:
-            event = succession.decide(self.roles, host, seated, sender, envelope.cmd, envelope.th)
+            if command["type"] == "rebind":
+                event, revoked = self._rebind_command(sender, command)
+            else:
+                wait = self.policy.host_away_ms
+                event = succession.decide(
+                    self.roles, host, seated, sender, command, envelope.th, now, wait
+                )
         except RuleError as error:
             return Outcome(reply=outgoing.refusal(envelope.id, error.code, error.message))
+        if event is None:  # a rebind of tokens that open nothing here
+            return Outcome(reply=outgoing.ack(envelope.id, self.seq))
         self.seq += 1
         entry = make_entry(self.last_hash, self.seq, now, event.type, sender.by, event.data)
         self.last_hash = entry["hash"]
@@ -365,8 +408,11 @@ class Room:
         outcome = Outcome(reply=outgoing.ack(envelope.id, self.seq), entries=[entry])
         if event.type == "hand_over" and envelope.th is not None:
             revoked = self._rebind(event.data["principal"], envelope.th)
-            if revoked:
-                outcome.frames.append(Frame(outgoing.REVOKE, self.seq, " ".join(revoked)))
+            self._tell_followers(event.data["principal"], revoked, envelope.th, outcome)
+        if revoked:
+            outcome.frames.append(Frame(outgoing.REVOKE, self.seq, " ".join(revoked)))
+        if envelope.id is not None:
+            self._remember(sender.by, envelope.id)
         self._render()
         outcome.frames.insert(0, self.state_frame())
         return outcome
@@ -379,6 +425,47 @@ class Room:
             del self.tokens[old]
         self.tokens[token_hash] = principal
         return revoked
+
+    def _rebind_command(
+        self, sender: Sender, command: Mapping[str, Any]
+    ) -> tuple[Event | None, list[str]]:
+        """The server's `rebind`: `revoke` these hashes and give their principal (or,
+        `host`, the host's role) to `token`; with `keep`, the host's role is held by
+        `keep` and `token` alone. The event, and the hashes revoked."""
+        if sender.role != SYSTEM:
+            raise RuleError("not_allowed", "Only the server rebinds tokens.")
+        revoke, keep = set(command.get("revoke", ())), command.get("keep")
+        principal: str | None = self.rules.creator
+        if not command.get("host"):
+            held = {self.tokens[h] for h in revoke if h in self.tokens}
+            principal = held.pop() if len(held) == 1 else None
+        seated = self.rules.player_ids(self.timeline.state)
+        if principal is None or principal not in (self.rules.creator, *seated):
+            return None, []
+        revoked = sorted(
+            h
+            for h, p in self.tokens.items()
+            if h in revoke or (keep is not None and p == principal and h not in keep)
+        )
+        for old in revoked:
+            del self.tokens[old]
+        for new in (*(keep or ()), command["token"]):
+            self.tokens[new] = principal
+        return Event("hand_over", {"principal": principal, "how": command["how"]}), revoked
+
+    def _tell_followers(
+        self, principal: str, revoked: list[str], token_hash: str, outcome: Outcome
+    ) -> None:
+        """The rooms this room made (a tournament's tables) rebind the same tokens."""
+        if not revoked or not isinstance(self.rules, Followers):
+            return
+        host = principal == self.rules.creator
+        command = {"type": "rebind", "how": "parent", "host": host, "revoke": revoked}
+        for code in self.rules.followers(self.timeline.state, None if host else principal):
+            data = {"code": code, "command": {**command, "token": token_hash}}
+            effect = Effect("tell", f"{self.code}.{self.seq}.rebind.{code}", data)
+            self._store(effect)
+            outcome.effects.append(effect)
 
     def _decide(self, sender: Sender, command: Any, chance: Chance) -> Event:
         if not isinstance(command, Undo):
@@ -423,6 +510,7 @@ class Room:
     def _forget(self, player_id: str) -> None:
         """An unseated player's token stops working and its presence is dropped."""
         self.tokens = {h: p for h, p in self.tokens.items() if p != player_id}
+        self.roles = self.roles.unseat(player_id)
         self.presence.pop(player_id, None)
         self.accepted.pop(player_id, None)
 
@@ -446,22 +534,51 @@ class Room:
         return self._presence_outcome(before, now)
 
     def _presence_outcome(self, before: set[str], now: int) -> Outcome:
-        """A `presence` frame when someone's connected flag changed; nothing otherwise."""
-        if self.online() == before:
+        """A `presence` frame when someone's connected flag changed; nothing otherwise.
+        The host's leaving and coming back open and close the table's choice."""
+        online, host = self.online(), self.rules.creator
+        if online == before:
             return Outcome()
+        seated = self.rules.player_ids(self.timeline.state)
+        self.roles = self.roles.saw(online.intersection(seated))
+        if host in before and host not in online:
+            self.roles = self.roles.host_left(now, seated)
+        elif host in online and host not in before:
+            self.roles = self.roles.host_back()
         self.updated_at = now
         self._render()
         return Outcome(frames=[Frame(outgoing.PRESENCE, self.seq, self.presence_text())])
 
     # -- encoding (once per change) -----------------------------------------------------
     def presence_text(self) -> str:
-        return outgoing.presence_text(self.connected_map(), self.connected(self.rules.creator))
+        host = self.connected(self.rules.creator)
+        return outgoing.presence_text(self.connected_map(), host, self.view["handover"])
 
     def _render(self) -> None:
         state = self.rules.view(self.timeline.state, self.connected)
         seated = self.rules.player_ids(self.timeline.state)
-        handover = self.roles.view(seated, self.connected(self.rules.creator))
+        handover = self.roles.view(
+            seated, self.connected(self.rules.creator), self.policy.host_away_ms
+        )
         view = {"code": self.code, **state, "handover": handover, "seq": self.seq}
         self.view = view
         self._view_json = encode_view(view)
         self.state_text = outgoing.state_text(self._view_json)
+
+
+def _restored_roles(
+    rules: Rules[Any], state: Any, snapshot: Mapping[str, Any], entries: list[dict[str, Any]]
+) -> Succession:
+    """The snapshot's roles and the role events logged after it; a snapshot of before
+    the roles were kept: every role event, and a host away since the snapshot's time
+    (any seat then elects: who had a phone was not kept)."""
+    record = snapshot.get("roles")
+    roles = Succession.from_record(record) if record is not None else Succession()
+    for entry in entries:
+        after = record is None or entry["seq"] > snapshot["seq"]
+        if entry["type"] in succession.EVENTS and after:
+            roles = roles.evolve(entry["type"], entry["data"], rules.creator)
+    if record is None and not snapshot["presence"].get(rules.creator):
+        seated = rules.player_ids(state)
+        roles = roles.saw(seated).host_left(snapshot["updated_at"], seated)
+    return roles

@@ -27,7 +27,10 @@ import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import orjson
+
 from app.games.seam import SPECTATOR, SYSTEM, Effect
+from app.rooms import succession
 from app.rooms.effects import Source
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import CODE_ALPHABET, CODE_LENGTH, RoomRegistry, UnknownRoom
@@ -101,7 +104,10 @@ class Spawner:
         game = self.registry.games.get(str(game_name))
         if game is None:
             raise UnknownRoom(code)
-        text = game.server_command(command)
+        if command.get("type") in succession.COMMANDS:  # the room's own, not its game's
+            text = orjson.dumps(command).decode()
+        else:
+            text = game.server_command(command)
         envelope = CommandEnvelope(SYSTEM, None, effect_id, text, server=True)
         await self.registry.submit(code, envelope)
 

@@ -70,3 +70,7 @@ def test_bad_requests_change_nothing(server: ServerProcess) -> None:
     unknown = scenario.post(server, "/api/rooms/ZZZZ/handover", table.banker_token)
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "unknown_room"
     assert table.state()["seq"] == seq and len(table.log()) == seq
+
+
+async def test_a_tournament_s_hand_over_reaches_its_tables(server: ServerProcess) -> None:
+    await scenario.tournament_tokens_follow(server, server)

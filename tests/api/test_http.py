@@ -7,6 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
+from app.config import Settings
+from app.main import create_app
 from app.rooms.eventlog import verify
 from tests.client import Table
 from tests.conftest import ServerProcess
@@ -177,18 +179,26 @@ def test_log_starts_with_create_and_chains(server: ServerProcess) -> None:
     assert table.banker_token not in str(events)
 
 
-def test_health_readiness_and_openapi(server: ServerProcess) -> None:
+def test_health_readiness_and_no_api_docs_by_default(server: ServerProcess) -> None:
     assert httpx.get(f"{server.base_url}/healthz").json() == {"status": "ok"}
     assert httpx.get(f"{server.base_url}/readyz").status_code == 200
-    paths = httpx.get(f"{server.base_url}/openapi.json").json()["paths"]
+    for path in ("/docs", "/redoc", "/openapi.json"):
+        assert httpx.get(f"{server.base_url}{path}").status_code == 404, path
+
+
+def test_the_api_docs_where_a_developer_asks_for_them() -> None:
+    """BANKIT_API_DOCS=true (`make run` sets it) serves /docs and the OpenAPI schema."""
+    app = create_app(Settings(api_docs=True, store="memory"))
+    assert (app.docs_url, app.redoc_url) == ("/docs", "/redoc")
+    paths = app.openapi()["paths"]
     for path in (
         "/api/rooms",
         "/api/rooms/{code}/players",
         "/api/rooms/{code}",
         "/api/rooms/{code}/log",
+        "/api/tournaments/{code}/log",
     ):
         assert path in paths
-    assert httpx.get(f"{server.base_url}/docs").status_code == 200
 
 
 def test_unknown_path_gets_the_error_body(server: ServerProcess) -> None:

@@ -13,6 +13,13 @@ async def test_hand_over_and_seat_move_across_processes(make_cluster) -> None:  
 
 
 async def test_take_back_across_processes(make_cluster) -> None:  # type: ignore[no-untyped-def]
-    first, second = make_cluster(2).servers
+    first, second = make_cluster(2, BANKIT_HOST_AWAY_SECONDS="1").servers
     await scenario.table_takes_back(first, second)
     await scenario.banker_offers(second, first)
+
+
+async def test_a_tournament_s_hand_over_reaches_its_tables_on_the_other_process(
+    make_cluster,
+) -> None:  # type: ignore[no-untyped-def]
+    first, second = make_cluster(2).servers
+    await scenario.tournament_tokens_follow(first, second)

@@ -1,10 +1,13 @@
 """Hand-over on the phone pages, at 360x640 and on a laptop: the banker moves a seat and
 its own role to other phones by QR code/link, and when the banker's phone is gone the
-players see "The banker has been away for 2 minutes: take over?" and take it back."""
+players see "The banker has been away for 2 minutes: take over?" and take it back (the
+shared server lets a table choose after 1 s: BANKIT_HOST_AWAY_SECONDS). After each
+hand-over every phone is told what happened, and a card that appears takes the focus."""
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -26,12 +29,38 @@ def accessible(page: Page, where: str) -> None:
     of the page is the pages' tests' to check), and the project's own audit holds."""
     ours = [
         sel
-        for sel in ("#takeover", "#handover-open", "#handover-dialog")
+        for sel in (
+            "#takeover",
+            "#handover-open",
+            "#handover-dialog",
+            "#handover-note",
+            "#view-gone",
+        )
         if page.locator(sel).is_visible()
     ]
     results = Axe().run(page, context={"include": [[sel] for sel in ours]}, options=WCAG_AA)
     assert results.violations_count == 0, f"{where}: {results.generate_report()}"
     audit(page, where)
+
+
+def focused(page: Page, selector: str) -> None:
+    """The card's heading has the focus, and the card is in view."""
+    expect(page.locator(selector)).to_be_focused()
+    expect(page.locator(selector)).to_be_in_viewport()
+
+
+def vote_once_the_server_counts_the_banker_away(page: Page, button: str) -> None:
+    """The page's clock was moved on, the server's was not: until the banker has been
+    away BANKIT_HOST_AWAY_SECONDS by the server's clock, a vote is refused (and said so)."""
+    status = page.locator("#takeover-status")
+    deadline = time.monotonic() + 15
+    while True:
+        page.get_by_role("button", name=button).click()
+        expect(status).not_to_have_text("")
+        if status.inner_text() == "Your vote is in.":
+            return
+        expect(status).to_contain_text("may choose after")
+        assert time.monotonic() < deadline, "the server never counted the banker away"
 
 
 def link_of(page: Page) -> str:
@@ -70,7 +99,13 @@ def test_the_banker_moves_a_seat_and_its_role_to_other_phones(
     new_ann = table.open("/", size)
     new_ann.goto(seat_link)
     expect_bank(new_ann, "70")
-    expect(ann.get_by_text("This game has already started.")).to_be_visible()  # the old phone
+    expect(new_ann.get_by_role("heading", name="This phone holds Ann's seat now")).to_be_visible()
+    focused(new_ann, "#handover-note-title")
+    accessible(new_ann, "the moved seat's new phone")
+    moved = ann.get_by_text("Your seat moved to another phone: play on there.")
+    expect(moved).to_be_visible()  # the old phone
+    expect(ann.get_by_role("heading", name="Your seat moved")).to_be_visible()
+    accessible(ann, "the moved seat's old phone")
     bank(new_ann)
     expect(new_ann.locator("#bank-btn")).to_have_text("✓ You banked 70")
 
@@ -80,6 +115,8 @@ def test_the_banker_moves_a_seat_and_its_role_to_other_phones(
     role_link = link_of(banker)
     new_banker = table.open("/", size)
     new_banker.goto(role_link)
+    expect(new_banker.get_by_role("heading", name="You are the banker now")).to_be_visible()
+    focused(new_banker, "#handover-note-title")
     roll(new_banker, 2, 2)
     expect_bank(new_ann, "74")
     banker.get_by_role("button", name="Close").click()
@@ -111,14 +148,45 @@ def test_the_table_takes_the_banker_role_back_when_the_banker_is_away(
     expect(ann.get_by_role("heading", name=away)).to_be_visible()
     expect(bob.get_by_role("heading", name=away)).to_be_visible()
     accessible(ann, "a player's take-over card")
-    ann.get_by_role("button", name="I'll be the banker (0 of 2)").click()
-    expect(ann.get_by_role("status").filter(has_text="Your vote is in.")).to_be_visible()
+    vote_once_the_server_counts_the_banker_away(ann, "I'll be the banker (0 of 2)")
     bob.get_by_role("button", name="Ann should be the banker (1 of 2)").click()
 
     heading = ann.get_by_role("heading", name="The table chose you as the banker")
     expect(heading).to_be_visible()
     accessible(ann, "a player chosen as the banker")
     ann.get_by_role("button", name="Become the banker").click()
+    expect(ann.get_by_role("heading", name="You are the banker now")).to_be_visible()
+    focused(ann, "#handover-note-title")
+    accessible(ann, "the new banker")
     roll(ann, 5, 5)
     expect_bank(bob, "80")
     expect(bob.locator("#takeover")).to_be_hidden()
+    expect(bob.locator(".tag.away")).to_have_count(0)  # Ann plays on from the banker's phone
+
+
+def test_the_banker_offers_its_role_and_each_phone_is_told(table: Table) -> None:
+    banker = table.open("/", PHONE)
+    code = create_game(banker)
+    ann, bob = table.open("/", PHONE), table.open("/", PHONE)
+    join_by_link(ann, code, "Ann")
+    join_by_link(bob, code, "Bob")
+    banker.get_by_role("button", name=re.compile("^Start the game")).click()
+    roll(banker, 6, 1)
+    expect_bank(ann, "70")
+
+    banker.get_by_role("button", name="Hand over: banker role or a player's phone").click()
+    banker.get_by_role("button", name="Offer it to Ann").click()
+    offered = ann.get_by_role("heading", name="The banker offers you the banker role")
+    expect(offered).to_be_visible()
+    focused(ann, "#takeover-title")  # the card came into view and took the focus
+    accessible(ann, "a player offered the role")
+    ann.get_by_role("button", name="Become the banker").click()
+
+    expect(banker.get_by_text("You handed the banker role to Ann")).to_be_visible()
+    expect(banker.get_by_role("heading", name="Handed over")).to_be_visible()
+    expect(banker.locator("#handover-open")).to_be_hidden()  # nothing left to hand over
+    accessible(banker, "the old banker")
+    expect(ann.get_by_role("heading", name="You are the banker now")).to_be_visible()
+    roll(ann, 4, 4)
+    expect_bank(bob, "78")
+    expect(bob.locator(".tag.away")).to_have_count(0)  # Ann's seat is not "offline"

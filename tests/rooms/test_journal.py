@@ -93,16 +93,18 @@ async def test_a_room_restored_from_its_snapshot_and_notes_is_the_live_room(
             ]
         assert orjson.loads(raw)["seq"] == 1, "only the creation's snapshot is stored"
         assert len(notes) == 10, "one note per event; the refusal wrote nothing"
-        ids = [None] * 3 + ["c1", None, "c2", "c3", "c4", "c5", "b1"]  # hand-overs: no dedupe
+        ids = [None] * 3 + ["c1", "h1", "c2", "c3", "c4", "c5", "b1"]
         assert [n.get("id") for n in notes] == ids
-        assert all("tokens" in notes[n] for n in (0, 3, 4)), "joins, kicks, hand-overs"
+        changes = [{k: n[k] for k in ("tokens_set", "tokens_del") if k in n} for n in notes]
+        assert changes[4] == {"tokens_set": {"n" * 64: "banker"}, "tokens_del": ["b" * 64]}
+        assert all(changes[n] for n in (0, 3, 4)), "joins, kicks, hand-overs: the change only"
 
     async with one_process(tmp_path / "crashed") as again:
         restored = await again.snapshot(code)
         assert restored is not None
         assert restored == live
         assert restored["accepted"] == {
-            "banker": {"c1": 5, "c2": 7, "c3": 8, "c4": 9, "c5": 10},
+            "banker": {"c1": 5, "h1": 6, "c2": 7, "c3": 8, "c4": 9, "c5": 10},
             "p1": {"b1": 11},
         }
         assert "p3" not in restored["tokens"].values(), "the kicked player's token is gone"

@@ -682,6 +682,7 @@ def test_presence_frames_only_when_a_players_connected_flag_changes() -> None:
         "type": "presence",
         "connected": {"ann": True, "bob": False},
         "host_connected": False,
+        "handover": h.view["handover"],
     }
     assert [p["connected"] for p in h.view["players"]] == [True, False]
     assert h.presence("ann", 1) == Outcome()  # a second phone
@@ -707,6 +708,7 @@ def test_the_hosts_presence_is_counted_by_its_role() -> None:
         "type": "presence",
         "connected": {"ann": False},
         "host_connected": False,
+        "handover": {**h.view["handover"], "host_connected": False, "electors": []},
     }
     assert h.presence("organiser", 1) == Outcome()  # not this room's host
 

@@ -20,15 +20,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from app.api.errors import ApiError
 from app.api.http import (
     ERRORS,
+    add_log_route,
     ask,
     bearer_principal,
     create_game,
     services_of,
     stored,
-    stored_log,
 )
 from app.api.pages import page
-from app.api.protocol import RoomLog
 from app.api.scoresheets import to_csv
 from app.api.services import Services
 from app.games.group.rules import HOST
@@ -113,9 +112,7 @@ async def group_state(code: str, request: Request) -> GroupState:
     return GroupState(state=state, names=names)
 
 
-@api.get("/{code}/log", response_model=RoomLog)
-async def group_log(code: str, request: Request) -> RoomLog:
-    return RoomLog(events=await stored_log(services_of(request), code, COLLECTION))
+add_log_route(api, COLLECTION)
 
 
 @api.post("/{code}/members", status_code=201, response_model=MemberJoined)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel
@@ -19,15 +20,15 @@ from app.api.errors import ApiError
 from app.api.http import (
     ERRORS,
     JOIN_TIMEOUT_SECONDS,
+    add_log_route,
     bearer_principal,
     create_game,
     seat_player,
     services_of,
     stored,
-    stored_log,
 )
 from app.api.pages import page, qr
-from app.api.protocol import JoinRoom, PlayerJoined, RoomLog, RoomState
+from app.api.protocol import JoinRoom, PlayerJoined, RoomState
 from app.games.seam import SYSTEM
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.tokens import hash_token, new_token
@@ -74,18 +75,19 @@ async def tournament_state(code: str, request: Request) -> RoomState:
     return RoomState(state=(await stored(services_of(request), code, COLLECTION))["state"])
 
 
-@api.get("/{code}/log", response_model=RoomLog)
-async def tournament_log(code: str, request: Request) -> RoomLog:
-    return RoomLog(events=await stored_log(services_of(request), code, COLLECTION))
+add_log_route(api, COLLECTION)
 
 
 @api.post("/{code}/tables/{table}/banker", status_code=201, response_model=TableBanker)
 async def table_banker(code: str, table: int, request: Request) -> TableBanker:
     """A new banker token for one table room of the game in play, so that the organiser can
-    hand that table to its own scorekeeper (`Authorization: Bearer <organiser_token>`)."""
+    hand that table to its own scorekeeper (`Authorization: Bearer <organiser_token>`).
+    The table's banker role is then held by the organiser's token and this one alone:
+    a newer link replaces an older one (and any token the table's role was handed to)."""
     services = services_of(request)
     snapshot = await stored(services, code, COLLECTION)
-    principal = bearer_principal(snapshot, request.headers.get("authorization"))
+    authorization = request.headers.get("authorization")
+    principal = bearer_principal(snapshot, authorization)
     if principal is None:
         raise ApiError("bad_token", "Send Authorization: Bearer <organiser_token>.", 401)
     if principal != snapshot["creator"]:
@@ -93,11 +95,10 @@ async def table_banker(code: str, table: int, request: Request) -> TableBanker:
     room = next((t for t in snapshot["state"]["tables"] if t["table"] == table), None)
     if room is None:
         raise ApiError("unknown_table", "The game in play has no such table.", 404)
-    new = new_token()
-    command = services.games["bank"].server_command({"type": "add_banker"})
-    envelope = CommandEnvelope(
-        role=SYSTEM, pid=None, id=None, cmd=command, th=hash_token(new), server=True
-    )
+    new, organiser = new_token(), hash_token((authorization or "").partition(" ")[2].strip())
+    command = {"type": "rebind", "how": "banker_link", "host": True, "keep": [organiser]}
+    text = orjson.dumps({**command, "token": hash_token(new)}).decode()
+    envelope = CommandEnvelope(role=SYSTEM, pid=None, id=None, cmd=text, server=True)
     try:
         reply = await services.hub.request(room["code"], envelope, JOIN_TIMEOUT_SECONDS)
     except TimeoutError:

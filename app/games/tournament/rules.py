@@ -358,6 +358,14 @@ class TournamentRules:
     def player_ids(self, state: TournamentState) -> list[str]:
         return [p.id for p in state.players]
 
+    def followers(self, state: TournamentState, principal: str | None) -> list[str]:
+        """Its tables' rooms: every one for the organiser, a player's own for a seat."""
+        tables = [(t.code, t.players) for t in state.tables if t.made]
+        for result in state.results:
+            tables.extend((code, ()) for code in result.tables if principal is None)
+        chosen = (code for code, seated in tables if principal is None or principal in seated)
+        return list(dict.fromkeys(code for code in chosen if code))
+
     def finished(self, state: TournamentState) -> bool:
         return state.status == "finished"
 

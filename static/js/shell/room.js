@@ -107,7 +107,7 @@ function connect() {
         const players = ctx.state.players.map((p) => ({ ...p, connected: connected[p.id] ?? p.connected }));
         const next = { ...ctx.state, players };
         if (next.handover && "host_connected" in message) {
-          next.handover = { ...next.handover, host_connected: message.host_connected };
+          next.handover = { ...next.handover, ...message.handover, host_connected: message.host_connected };
         }
         render(next, true);
       }),
@@ -189,8 +189,9 @@ function connection({ phase, attempt, reason }) {
   if (phase === "gone") {
     forgetSeat(ctx.code);
     awake.want(false);
-    if (reason === "bad_token" && views.handover.handedOver()) {
-      gone("This phone handed its role to another phone: the game goes on there.");
+    const moved = reason === "bad_token" && views.handover.farewell(); // a hand-over's words
+    if (moved) {
+      gone(moved);
     } else if (reason === "bad_token") {
       ctx.state = null;
       ctx.seat = null;

@@ -61,7 +61,7 @@ async def test_a_table_banker_link_opens_only_that_table_as_its_banker(
         e["type"]
         for e in httpx.get(f"{server.base_url}/api/rooms/{two['code']}/log").json()["events"]
     ]
-    assert kinds[:2] == ["create", "banker"]  # the create event seats the table
+    assert kinds[:2] == ["create", "hand_over"]  # the create event seats the table
     assert_room_replays(server.base_url, two["code"])
 
     for code in (one["code"],):  # no other table's, and not the tournament's
