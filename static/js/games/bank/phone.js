@@ -54,7 +54,7 @@ const VIEWS = `
       <span id="turn" class="turn"></span>
     </div>
     <p id="banner" class="banner" hidden></p>
-    <div class="scroll" id="play-scroll" tabindex="0" aria-label="Scores and what happened">
+    <div class="scroll" id="play-scroll" tabindex="0" role="region" aria-label="Scores and what happened">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
       <button id="late-open" class="secondary late-open" type="button" hidden>+ Seat a late player</button>
@@ -66,7 +66,7 @@ const VIEWS = `
       <p id="tap-note" class="tap-note" role="alert" hidden></p>
       <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
       <button id="undo-btn" class="undo-btn" type="button" hidden>
-        <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
+        <span class="undo-label"><span aria-hidden="true">↶ </span>Undo last roll</span><span class="sr-only">: </span><span id="undo-what" class="undo-what"></span>
       </button>
     </div>
     <dialog id="late-dialog" class="late-dialog" aria-labelledby="late-title">
@@ -102,7 +102,7 @@ const VIEWS = `
 
   <section id="view-final" class="view narrow" hidden aria-labelledby="final-title">
     <h1 id="final-title" class="final-title" tabindex="-1">Game over</h1>
-    <p id="final-me" class="final-me"></p>
+    <div id="final-me" class="final-me"></div>
     <div id="again-box" class="card again" hidden>
       <h2>Another game?</h2>
       <p class="muted small">Same group, same rules: every phone and the TV follow by themselves.</p>
@@ -122,7 +122,7 @@ const VIEWS = `
     <div class="actionbar static">
       <a class="button secondary big" href="/">Home</a>
       <button id="final-undo" class="secondary undo-btn" type="button" hidden>
-        <span class="undo-label">↶ Undo the last roll</span><span id="final-undo-what" class="undo-what"></span>
+        <span class="undo-label"><span aria-hidden="true">↶ </span>Undo the last roll</span><span class="sr-only">: </span><span id="final-undo-what" class="undo-what"></span>
       </button>
     </div>
   </section>`;

@@ -193,8 +193,7 @@ export function playView(ctx) {
     undoButton.disabled = !state.undo_preview;
     // Before the tap, the banker reads exactly what it will take back.
     const what = undoPreviewText(state);
-    setText(undoWhat, what);
-    undoButton.setAttribute("aria-label", `Undo last roll: ${what}`);
+    setText(undoWhat, what); // the button's name: "Undo last roll: takes back Ann's 9"
     if (!me) return;
     const amount = banks(state).get(me.id);
     bankButton.classList.toggle("done", me.banked);

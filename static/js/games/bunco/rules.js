@@ -89,22 +89,31 @@ export function movementWords(next, result, me) {
   return `${won ? "You won!" : "You lost."} ${move}, sit across from ${partner}.`;
 }
 
-/** Everyone's move after a round, for the TV: [{names, from, to, won}] per table and side. */
+/** Everyone's move after a round, for the TV: [{who, from, to, won, text}] per table and
+ * side, from where each pair really sits now (under either movement). */
 export function movements(next, result) {
   const moves = [];
   result.tables.forEach((old, index) => {
     for (const side of ["winners", "losers"]) {
       const ids = old[side];
-      const to = seatOf(next.tables, ids[0])?.table;
-      moves.push({
+      const move = {
         who: names(ids.map((id) => nameOf(next, id))),
         from: next.tables[index]?.name ?? "",
-        to: to?.name ?? "",
+        to: seatOf(next.tables, ids[0])?.table.name ?? "",
         won: side === "winners",
-      });
+      };
+      moves.push({ ...move, text: moveText(move) });
     }
   });
   return moves;
+}
+
+/** "★ Ann & Bo won at High: go to Low", "★ … won at High: stay", "Cy & Di lost at High: go
+ * to Low", "Cy & Di stay at Low". */
+function moveText({ who, from, to, won }) {
+  const where = from === to ? `stay at ${to}` : `go to ${to}`;
+  if (won) return `★ ${who} won at ${from}: ${where}`;
+  return from === to ? `${who} ${where}` : `${who} lost at ${from}: ${where}`;
 }
 
 /** Players sorted for a leaderboard: wins, then Buncos, then fewer losses, then name. */
