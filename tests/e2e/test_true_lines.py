@@ -3,6 +3,8 @@ drives a room over HTTP and a socket of its own, then reads what a phone or the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -10,6 +12,18 @@ from tests.e2e.conftest import TV, Table
 from tests.e2e.gallery import Made
 
 pytestmark = pytest.mark.e2e
+
+
+# Counts the calls to navigator.vibrate that Chromium refuses (and logs) on a page nobody
+# has tapped yet. Read once at the end: Playwright's every look at a page counts as a tap.
+BLOCKED_VIBRATIONS = """
+window.blockedVibrations = 0;
+const vibrate = navigator.vibrate.bind(navigator);
+navigator.vibrate = (pattern) => {
+  if (!navigator.userActivation.hasBeenActive) window.blockedVibrations += 1;
+  return vibrate(pattern);
+};
+"""
 
 
 def bunco_after_one_round(table: Table, movement: str) -> Made:
@@ -56,3 +70,71 @@ def test_the_bunco_tv_says_who_moves_where_under_either_movement(
         assert said[pair(side)].endswith(sits[side[0]])  # the server seated them there
     tv = table.open(f"/watch/{night.code}", viewport=TV)
     expect(tv.locator("#tv-moves li")).to_have_text(list(said.values()))
+
+
+def test_a_bank_night_says_what_its_house_rules_and_its_state_say(table: Table) -> None:
+    """One night under house rules (1 safe roll, no BANK below 30, doubles double and add):
+    the how-to on the phone and the TV, the BANK below the minimum, doubles in the feed and
+    on the pad, a reload that keeps the rounds before, the late seat's QR on this computer's
+    loopback address, a TV that never asks to vibrate, a finished game's join link."""
+    rules = {"safe_rolls": 1, "min_bank": 30, "doubles": "double_add"}
+    night = Made.create(table.server.base_url, "rooms", rounds=2, roll_entry="banker", **rules)
+    night.join("Ann", "Bob")
+    ann = table.open(f"/r/{night.code}", seats={night.code: night.seat("Ann")})
+    tv = table.open(f"/watch/{night.code}", viewport=TV)
+    untouched = table.open(f"/watch/{night.code}", viewport=TV, init_script=BLOCKED_VIBRATIONS)
+    howto = [
+        "Every roll adds to one shared BANK.",
+        "Roll 1 is safe: a 7 adds 70, doubles add their dots.",
+        "From roll 2 on it is danger: doubles double the BANK and add the roll, and a 7 ends"
+        " the round. Whoever has not banked gets nothing for it.",
+        "Tap BANK on your phone once the BANK is 30 or more to put it into your score, then"
+        " sit out the round.",
+        "Most points after the last round wins.",
+    ]
+    expect(ann.locator("#lobby-howto-list li")).to_have_text(howto)
+    expect(tv.locator("#tv-howto-list li")).to_have_text(howto)
+
+    night.send({"type": "start"}, {"type": "roll", "total": 8})
+    bank_button = ann.locator("#bank-btn")
+    expect(bank_button).to_have_text("BANK opens at 30 (now 8)")
+    expect(bank_button).to_be_disabled()
+    banker = table.open(f"/r/{night.code}", seats={night.code: night.seat(None)})
+    key = banker.locator(".dicepad button[data-roll='4-4']")
+    expect(key.locator(".hint > span").first).to_have_text("×2 +8")
+    hint, box = key.locator(".hint").bounding_box(), key.bounding_box()
+    assert hint and box and hint["x"] + hint["width"] <= box["x"] + box["width"], "no overflow"
+    night.send({"type": "roll", "dice": [2, 2]})  # danger: 8 × 2 + 4
+    expect(ann.locator("#feed li").first).to_have_text("Bob rolled 2+2: doubles: BANK ×2 + 4.")
+    expect(bank_button).to_have_text("BANK opens at 30 (now 20)")
+    night.send({"type": "roll", "total": 10})
+    expect(bank_button).to_have_text("BANK 30")
+    bank_button.click()
+    expect(bank_button).to_have_text("✓ You banked 30")
+    night.send({"type": "roll", "total": 7}, {"type": "roll", "total": 6})  # round 1 ends
+    expect(ann.locator("#round-info")).to_have_text("Round 2 of 2")
+    ann.reload()
+    expect(ann.locator("#feed li")).to_have_text(
+        [
+            re.compile(r"^(Ann|Bob) rolled 6: \+6\.$"),
+            "Round 1 ended on a 7 at 30: Ann had banked.",
+            "Ann banked 30.",
+        ]
+    )
+
+    banker.get_by_role("button", name="+ Seat a late player").click()
+    banker.get_by_label("Their name").fill("Dee")
+    banker.get_by_role("button", name="Seat them").click()
+    expect(banker.locator("#late-qr-note")).to_have_text(
+        "Phones cannot reach “127.0.0.1”. Open this page at this computer's network address"
+        " (e.g. http://192.168.1.20:8000) so that the QR code works."
+    )
+    banker.get_by_role("button", name="Done").click()
+
+    night.send({"type": "roll", "total": 7})  # round 2, roll 2: the game is over
+    expect(tv.locator("#tv-final")).to_be_visible()
+    late = table.open(f"/r/{night.code}")
+    expect(late.locator("#join-closed-title")).to_have_text("This game is over.")
+    expect(late.locator("#join-closed")).to_contain_text("Its final scores are on the TV view.")
+    blocked = untouched.evaluate("window.blockedVibrations")
+    assert blocked == 0, "a TV nobody touched asked to vibrate"

@@ -6,10 +6,11 @@
 import { $, h, plural, points, setText, show } from "../../shell/dom.js";
 import { announce } from "../../shell/announce.js";
 import { feel } from "../../shell/feel.js";
-import { diff, missedText, roundSoFar } from "./events.js";
+import { diff, missedText, feedSoFar } from "./events.js";
 import { finalView } from "./finalview.js";
 import { HISTORY_HEAD } from "./history.js";
 import { playView } from "./playview.js";
+import { howtoItems } from "./rules.js";
 
 export const styles = ["/static/css/games/bank.css"];
 
@@ -23,16 +24,7 @@ const ENTRY_TEXT = {
 export const lobby = {
   settings: (state) => `${plural(state.rounds, "round")} · ${ENTRY_TEXT[state.roll_entry]}`,
   waiting: "Waiting for the banker to start…",
-  howto: {
-    title: "How BANK! works (30 seconds)",
-    items: [
-      "Every roll adds to one shared <strong>BANK</strong>.",
-      "Rolls 1–3 are <strong>safe</strong>: a 7 adds 70, doubles add their face value.",
-      "From roll 4 on it is <strong>danger</strong>: doubles double the BANK, and a 7 ends the round. Everyone who has not banked gets nothing for that round.",
-      "Tap <strong>BANK</strong> any time after the first roll to put the BANK into your score. Then you sit out until the next round.",
-      "Most points after the last round wins.",
-    ],
-  },
+  howto: { title: "How BANK! works (30 seconds)", items: howtoItems },
 };
 
 const FEED_SIZE = 12;
@@ -159,7 +151,7 @@ export function mount(shell, root) {
     seeded = true;
     const feed = $("#feed");
     feed.replaceChildren();
-    for (const item of roundSoFar(state)) feed.prepend(h("li", { class: `ev ${item.kind}` }, item.text));
+    for (const item of feedSoFar(state)) feed.prepend(h("li", { class: `ev ${item.kind}` }, item.text));
     while (feed.children.length > FEED_SIZE) feed.lastElementChild.remove();
   }
 

@@ -6,6 +6,10 @@ import { names } from "../../shell/dom.js";
 export const VALID_COUNTS = [8, 12, 16, 20, 24];
 export const ROUNDS_PER_SET = 6;
 
+/** The house rules' three of a kind (another number than the round's) and the bell. */
+export const threeOfAKind = (state) => state.house_rules?.three_of_a_kind ?? 5;
+export const bellAt = (state) => state.house_rules?.bell_at ?? 21;
+
 export const nameOf = (state, id) => state.players.find((p) => p.id === id)?.name ?? "?";
 
 /** "the High table" — the words a person at a party follows. */
@@ -36,7 +40,7 @@ export function teamName(state, table, index, me) {
 export function rollWords(state, table, roll) {
   const [a, b, c] = roll.dice;
   if (roll.points === 21) return "BUNCO! +21";
-  if (roll.points === 5 && a === b && b === c) return "three of a kind +5";
+  if (a === b && b === c && roll.points > 0) return `three of a kind +${roll.points}`; // house rules: not always 5
   if (roll.points > 0) return `+${roll.points}`;
   const next = table.roller === roll.by ? "the next player" : nameOf(state, table.roller);
   return `miss: dice pass to ${next}`;

@@ -14,10 +14,16 @@ export class RerollFeed {
     this.lines = [];
   }
 
-  /** Resolves the lines for this state ({id, text}, oldest first), refetching when it moved. */
+  /** The game whose rerolls these are: the one being scored, else the one just scored. */
+  game(state) {
+    return state.status === "reroll" ? state.current : state.results.at(-1)?.game;
+  }
+
+  /** Resolves the lines for this state ({id, text}, oldest first), refetching when it moved.
+   * Only while a game's ties are rerolled, or until the next game starts. */
   async update(state) {
-    const rerolling = state.status === "reroll" || state.results.at(-1)?.rerolls?.length;
-    if (!rerolling) {
+    const justScored = ["between", "finished"].includes(state.status) && state.results.at(-1)?.rerolls?.length;
+    if (state.status !== "reroll" && !justScored) {
       this.lines = [];
       return this.lines;
     }
