@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import WebSocketRoute, expect
 
 from tests.e2e.conftest import TV, Table
 from tests.e2e.gallery import Made
@@ -138,3 +139,39 @@ def test_a_bank_night_says_what_its_house_rules_and_its_state_say(table: Table) 
     expect(late.locator("#join-closed")).to_contain_text("Its final scores are on the TV view.")
     blocked = untouched.evaluate("window.blockedVibrations")
     assert blocked == 0, "a TV nobody touched asked to vibrate"
+
+
+class DeafLink:
+    """A link on which the server's replies are lost: what the phone sends gets through."""
+
+    def __init__(self) -> None:
+        self.deaf = False
+
+    def route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda message: None if self.deaf else ws.send(message))
+
+
+def test_a_bank_whose_answer_was_lost_says_not_confirmed_then_what_became_of_it(
+    table: Table,
+) -> None:
+    night = Made.create(table.server.base_url, "rooms", roll_entry="banker")
+    night.join("Ann", "Bob")
+    night.send({"type": "start"}, {"type": "roll", "total": 8})
+    ann = table.open(f"/r/{night.code}", seats={night.code: night.seat("Ann")})
+    link = DeafLink()
+    ann.route_web_socket(re.compile(r"/ws/rooms/"), link.route)
+    ann.reload()
+    expect(ann.locator("#conn")).to_have_text("● Live")
+    link.deaf = True
+    ann.locator("#bank-btn").click()
+    expect(ann.locator("#tap-note")).to_have_text(
+        "Not confirmed: the connection dropped after you tapped. If it got through, the board"
+        " shows you banked; if not, tap BANK again."
+    )
+    log = httpx.get(f"{night.base}/api/rooms/{night.code}/log").json()["events"]
+    assert [e["data"]["amount"] for e in log if e["type"] == "bank"] == [8]  # it did
+    link.deaf = False  # the next socket hears the server: the state says she banked
+    expect(ann.locator("#bank-btn")).to_have_text("✓ You banked 8", timeout=15_000)
+    expect(ann.locator("#tap-note")).to_be_hidden()
