@@ -175,3 +175,57 @@ def test_a_bank_whose_answer_was_lost_says_not_confirmed_then_what_became_of_it(
     link.deaf = False  # the next socket hears the server: the state says she banked
     expect(ann.locator("#bank-btn")).to_have_text("✓ You banked 8", timeout=15_000)
     expect(ann.locator("#tap-note")).to_be_hidden()
+
+
+def test_a_tournament_phone_says_where_the_night_is(table: Table) -> None:
+    """Game 1 of 2 on two tables: Ann's table done before the other, a tie rerolled (her
+    own roll, entered on her phone), then game 2 with no rerolls of its own yet; and the
+    TV address typed with the tournament's code."""
+    base = table.server.base_url
+    cup = Made.create(base, "tournaments", games=2, rounds=1, roll_entry="roller")
+    cup.join("Ann", "Bob", "Cy", "Dee")
+    ann, bob, cy, dee = (cup.id(n) for n in ("Ann", "Bob", "Cy", "Dee"))
+    cup.send({"type": "next", "tables": [[ann, bob], [cy, dee]]})
+    first, second = (
+        Made(base, "rooms", t["code"], cup.token, cup.players) for t in cup.state()["tables"]
+    )
+    first.send(
+        {"type": "start"},
+        {"type": "roll", "total": 6},
+        {"type": "bank", "player_id": ann},
+        {"type": "bank", "player_id": bob},
+    )
+    phone = table.open(
+        f"/t/{cup.code}", seats={cup.code: {**cup.seat("Ann"), "collection": "tournaments"}}
+    )
+    expect(phone.locator("#t-line")).to_have_text(
+        "You play at table 1 with Bob. Your table is done: waiting for the other tables."
+    )
+    expect(phone.locator("#t-go")).to_be_hidden()  # no "Go to table 1" to a finished table
+    expect(phone.locator("#t-standings caption")).to_have_text("Standings: no game scored yet")
+    expect(phone.locator("#t-standings td.total")).to_have_text(["–"] * 4)  # not all zeros
+
+    second.send(
+        {"type": "start"},
+        {"type": "roll", "total": 6},
+        {"type": "bank", "player_id": cy},
+        {"type": "roll", "total": 8},
+        {"type": "bank", "player_id": dee},
+    )
+    cup.send({"type": "score"})  # Ann, Bob and Cy tie on 6 for 2nd to 4th
+    expect(phone.locator("#t-prompt button.primary")).to_have_text(
+        "Enter your roll (pick both dice)"
+    )
+    rolls = {ann: [6, 6], bob: [5, 5], cy: [1, 1]}
+    cup.send(*({"type": "reroll", "player_id": p, "dice": d} for p, d in rolls.items()))
+    expect(phone.locator("#t-feed-box-title")).to_have_text("Rerolls of game 1")
+    expect(phone.locator("#t-feed li")).to_have_count(3)
+    cup.send({"type": "next"})
+    expect(phone).to_have_url(re.compile(r"/r/\w+$"))  # off to game 2's table by itself…
+    phone.get_by_role("link", name=re.compile("^Tournament")).click()  # …and back
+    expect(phone.locator("#t-title")).to_have_text("Game 2 of 2")
+    expect(phone.locator("#t-feed-box")).to_be_hidden()  # game 1's rerolls are not game 2's
+
+    tv = table.open(f"/watch/{cup.code}", viewport=TV)  # typed as a room's TV address
+    expect(tv).to_have_url(re.compile(rf"/watch/t/{cup.code}$"))
+    expect(tv.locator("#tt-title")).to_be_visible()
