@@ -7,7 +7,7 @@ import re
 
 import httpx
 import pytest
-from playwright.sync_api import WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e.conftest import TV, Table
 from tests.e2e.gallery import Made
@@ -27,19 +27,25 @@ navigator.vibrate = (pattern) => {
 """
 
 
-def bunco_after_one_round(table: Table, movement: str) -> Made:
+def bunco_after_one_round(table: Table, movement: str) -> tuple[Made, Page]:
     """An 8-player Bunco night (two tables) after its first round: the Low table scored 2,
-    then a Bunco at High rang the bell."""
+    then a Bunco at High rang the bell; and its TV, opened in the lobby."""
     night = Made.create(
         table.server.base_url, "rooms", game="bunco", roll_entry="banker", movement=movement
     )
     night.join(*(f"P{n}" for n in range(8)))
+    tv = table.open(f"/watch/{night.code}", viewport=TV)
+    moves = {
+        "seed": "Winners move up a table (High's winners go to Low)",
+        "common": "Winners move up a table (High's winners stay, its losers go to Low)",
+    }
+    expect(tv.locator("#tv-howto-list li").last).to_contain_text(moves[movement])
     night.send(
         {"type": "start"},
         {"type": "roll", "table": 1, "dice": [1, 1, 2]},
         {"type": "roll", "table": 0, "dice": [1, 1, 1]},
     )
-    return night
+    return night, tv
 
 
 @pytest.mark.parametrize(
@@ -52,7 +58,7 @@ def bunco_after_one_round(table: Table, movement: str) -> Made:
 def test_the_bunco_tv_says_who_moves_where_under_either_movement(
     table: Table, movement: str, high_winners: str, high_losers: str
 ) -> None:
-    night = bunco_after_one_round(table, movement)
+    night, tv = bunco_after_one_round(table, movement)
     state = night.state()
     named = {p["id"]: p["name"] for p in state["players"]}
     sits = {pid: t["name"] for t in state["tables"] for pid in t["seats"]}
@@ -69,7 +75,6 @@ def test_the_bunco_tv_says_who_moves_where_under_either_movement(
     }
     for side in (high["winners"], high["losers"], low["winners"], low["losers"]):
         assert said[pair(side)].endswith(sits[side[0]])  # the server seated them there
-    tv = table.open(f"/watch/{night.code}", viewport=TV)
     expect(tv.locator("#tv-moves li")).to_have_text(list(said.values()))
 
 
@@ -229,3 +234,4 @@ def test_a_tournament_phone_says_where_the_night_is(table: Table) -> None:
     tv = table.open(f"/watch/{cup.code}", viewport=TV)  # typed as a room's TV address
     expect(tv).to_have_url(re.compile(rf"/watch/t/{cup.code}$"))
     expect(tv.locator("#tt-title")).to_be_visible()
+    expect(tv.locator("#tt-feed-box")).to_be_hidden()  # nor on the TV
