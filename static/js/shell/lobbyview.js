@@ -38,7 +38,7 @@ export function lobbyView(ctx) {
   nameLimit(addName);
   const addError = $("#add-error");
   let wired = false;
-  let howtoOf = null;
+  let howtoShown = null;
 
   function wire() {
     wired = true;
@@ -87,8 +87,8 @@ export function lobbyView(ctx) {
   function howto(state) {
     const info = ctx.lobby?.howto || null;
     const html = info ? info.items(state).map((item) => `<li>${item}</li>`).join("") : ""; // the game's own text
-    if (html === howtoOf) return;
-    howtoOf = html;
+    if (html === howtoShown) return;
+    howtoShown = html;
     show($("#lobby-howto"), Boolean(info));
     if (!info) return;
     setText($("#lobby-howto-title"), info.title);
