@@ -38,6 +38,11 @@ const SHELL = [
   "/static/js/shell/store.js",
   "/static/js/shell/trust.js",
   "/static/js/shell/watch.js",
+  "/static/vendor/noble-hashes/_md.js",
+  "/static/vendor/noble-hashes/_u64.js",
+  "/static/vendor/noble-hashes/hmac.js",
+  "/static/vendor/noble-hashes/sha2.js",
+  "/static/vendor/noble-hashes/utils.js",
 ];
 const NETWORK_WITHIN_MS = 4000; // bad Wi-Fi: after this the cached shell answers
 

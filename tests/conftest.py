@@ -37,14 +37,15 @@ class ServerProcess:
     port: int
     process: subprocess.Popen[bytes]
     log_path: Path
+    host: str = "127.0.0.1"
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     @property
     def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
+        return f"ws://{self.host}:{self.port}"
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -65,10 +66,12 @@ def start_server(
     env: dict[str, str] | None = None,
     port: int | None = None,
     command: tuple[str, ...] = ("-m", "app"),
+    host: str = "127.0.0.1",
 ) -> ServerProcess:
     """Start the app as its own process and wait (bounded) until /healthz answers.
 
-    `command`: the Python arguments before `--host` and `--port` (`python -m app`)."""
+    `command`: the Python arguments before `--host` and `--port` (`python -m app`);
+    `host`: the loopback address it listens on (127.0.0.2 stands for a venue's Wi-Fi one)."""
     port = port or free_port()
     log_path = tmp_path / f"server-{port}.log"
     inherited = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
@@ -78,13 +81,13 @@ def start_server(
     full_env = {**inherited, "PYTHONUNBUFFERED": "1", **own_data, **(env or {})}
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
-            [sys.executable, *command, "--host", "127.0.0.1", "--port", str(port)],
+            [sys.executable, *command, "--host", host, "--port", str(port)],
             cwd=ROOT,
             env=full_env,
             stdout=log_file,
             stderr=subprocess.STDOUT,
         )
-    server = ServerProcess(port, process, log_path)
+    server = ServerProcess(port, process, log_path, host)
     deadline = time.monotonic() + SERVER_START_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:

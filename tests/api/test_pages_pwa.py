@@ -28,7 +28,8 @@ def test_every_file_the_service_worker_keeps_exists_and_every_shell_module_is_ke
     kept = re.findall(r'"(/[^"]*)",', worker.split("const SHELL = [", 1)[1].split("];", 1)[0])
     for path in kept:
         assert httpx.get(f"{server.base_url}{path}").status_code == 200, path
-    shell = sorted(f"/static/js/shell/{f.name}" for f in (ROOT / "static/js/shell").glob("*.js"))
+    modules = [*(ROOT / "static/js/shell").glob("*.js"), *(ROOT / "static/vendor").rglob("*.js")]
+    shell = sorted(f"/{f.relative_to(ROOT)}" for f in modules)  # the vendored ones they import too
     assert [path for path in shell if path not in kept] == []
 
 

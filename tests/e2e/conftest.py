@@ -72,11 +72,13 @@ class Table:
         viewport: ViewportSize | None = None,
         seats: dict[str, dict[str, Any]] | None = None,
         service_worker: bool = False,
+        init_script: str | None = None,
     ) -> Page:
         """A new phone showing `path`, holding `seats` (code -> seat) in its localStorage
         before its first script runs. Its service worker is blocked unless asked for: it
         would precache the whole shell in every new context (a sixth of the browser tests'
-        CPU), and only the test of the installable shell is about it."""
+        CPU), and only the test of the installable shell is about it. `init_script` runs
+        before the page's own."""
         context = self.browser.new_context(
             viewport=viewport or PHONE,
             base_url=self.server.base_url,
@@ -89,6 +91,8 @@ class Table:
             saved = json.dumps(json.dumps({"collection": "rooms", **seat, "saved": 0}))
             # saved: 0 keeps it off the home page's "back to your game" list; room.js reads it.
             context.add_init_script(f"localStorage.setItem('bankit:seat:{code}', {saved})")
+        if init_script:
+            context.add_init_script(init_script)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.on("console", lambda message: self._csp(page, message.text))

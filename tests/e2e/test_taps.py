@@ -46,6 +46,13 @@ def test_a_bank_tapped_offline_in_round_1_is_not_applied_in_round_2(table: Table
     expect(ann.locator("#bank-btn")).to_have_text("BANK 6")  # not "✓ You banked 6"
     expect(banker.locator(".row", has_text="Ann")).not_to_contain_text("banked")
     assert banks_by(table, code, "Ann") == []
+    # What became of her tap, in round 2's words (issue 30), until the next roll:
+    expect(ann.locator("#tap-note")).to_have_text(
+        "Not banked: round 1 ended on a 7 before your BANK got through."
+    )
+    roll(banker, 1, 2)
+    expect_current(ann, "9")
+    expect(ann.locator("#tap-note")).to_be_hidden()
 
 
 def test_the_bankers_pad_refuses_rolls_while_offline(table: Table) -> None:

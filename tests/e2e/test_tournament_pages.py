@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 
 DESKTOP = {"width": 1280, "height": 800}
 TABLE_PAGE = re.compile(r"/r/[A-Z0-9]{4}$")
-BACK = re.compile(r"^Back to the tournament")
+BACK = re.compile(r"^Tournament \w+ \(back from game")
 TV_FEED, PHONE_FEED = 8, 24  # the newest rerolls the TV and the phones list
 
 

@@ -1,6 +1,7 @@
 """The pages of issue 21 in chromium, at 360x640 and on a laptop, with axe-core and the
 phone audit: the "House rules" fold of the create forms, the house rules shown on the
-pages, and "Verify these dice" recomputing every draw in the browser (WebCrypto)."""
+pages, and "Verify these dice" recomputing every draw in the browser (@noble/hashes, so that
+it works on the plain-http Wi-Fi address too, where WebCrypto is not there)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
-from axe_playwright_python.base import AxeResults
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from websockets.sync.client import connect
 
-from tests.e2e.conftest import Table
+from tests.conftest import start_server
+from tests.e2e.axe import axe_results
+from tests.e2e.conftest import ARGS, CHROMIUM, Table
 from tests.fair import client_seed, draws_in
 
 pytestmark = pytest.mark.e2e
@@ -26,21 +27,12 @@ SIZES: dict[str, ViewportSize] = {
     "360x640": {"width": 360, "height": 640},
     "laptop": {"width": 1280, "height": 800},
 }
-AXE = Axe()
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 AUDIT = (Path(__file__).parent / "audit.js").read_text()
 
 
 def accessible(page: Page, where: str) -> None:
     """axe-core finds no WCAG 2.2 AA violation, and the phone audit finds nothing."""
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.evaluate(AXE.axe_script)
-    found = AxeResults(
-        page.evaluate(
-            "(options) => axe.run(document, options)",
-            {"runOnly": {"type": "tag", "values": TAGS}},
-        )
-    )
+    found = axe_results(page)
     assert found.violations_count == 0, f"{where}: {found.generate_report()}"
     audit: dict[str, Any] = page.evaluate(AUDIT)
     assert audit["scrollWidth"] <= audit["width"], f"{where}: the page scrolls sideways"
@@ -164,8 +156,7 @@ def finished_virtual_game(table: Table) -> tuple[str, str, list[dict[str, Any]]]
         body = {"name": name, "client_seed": client_seed(n + 1)}
         seated = httpx.post(f"{base}/api/rooms/{code}/players", json=body)
         tokens.append(seated.raise_for_status().json()["token"])
-    url = f"ws://127.0.0.1:{table.server.port}/ws/rooms/{code}?token={token}"
-    with connect(url) as socket:
+    with connect(f"{table.server.ws_url}/ws/rooms/{code}?token={token}") as socket:
         send(socket, type="start")
         for _ in range(500):
             send(socket, type="roll")
@@ -210,3 +201,29 @@ def test_verify_these_dice_rechecks_every_roll_in_the_browser(table: Table, size
             f"All {rolls} rolls check out."
         )
         accessible(tv, "TV final screen, verified")
+
+
+def test_verify_these_dice_works_on_the_wi_fi_address_over_plain_http(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A phone that joined by the venue's address, as the README says: the server listens on
+    127.0.0.2 and Chromium reaches it by a name (`bankit.lan`), an origin that is neither
+    https nor localhost, so WebCrypto's `crypto.subtle` is not there (Chromium counts every
+    127.x address as localhost: the name is what makes the page an ordinary http one)."""
+    server = start_server(tmp_path, host="127.0.0.2")
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=[*ARGS, "--host-resolver-rules=MAP bankit.lan 127.0.0.2"]
+    )
+    table = Table(lan, server)
+    try:
+        code, ann, events = finished_virtual_game(table)
+        phone = table.open(f"http://bankit.lan:{server.port}/r/{code}#token={ann}")
+        assert phone.evaluate("[isSecureContext, typeof crypto.subtle]") == [False, "undefined"]
+        phone.get_by_role("button", name="Verify these dice").click()
+        verdict = f"All {draws_in(events)} rolls check out."
+        expect(phone.locator(".trust-verdict")).to_have_text(verdict)
+    finally:
+        table.close()
+        lan.close()
+        server.stop()
+    assert table.errors == [], "JavaScript errors on the page"

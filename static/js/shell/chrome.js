@@ -23,7 +23,8 @@ export function showConnection(el, { phase, attempt }) {
 /** A tournament's table room ({code, game, table} in its state): a link back to /t/CODE. */
 export function tournamentLink(bar, tournament) {
   if (!tournament || bar.querySelector(".back-tournament")) return;
-  const label = `Back to the tournament ${tournament.code} (game ${tournament.game}, table ${tournament.table})`;
-  const link = h("a", { class: "back-tournament", href: `/t/${tournament.code}`, "aria-label": label }, "← Tournament");
+  const from = ` ${tournament.code} (back from game ${tournament.game}, table ${tournament.table})`;
+  const link = h("a", { class: "back-tournament", href: `/t/${tournament.code}` }, // named by its words
+    h("span", { "aria-hidden": "true" }, "← "), "Tournament", h("span", { class: "sr-only" }, from));
   bar.querySelector(".conn").before(link);
 }

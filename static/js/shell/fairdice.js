@@ -1,19 +1,23 @@
-// Re-checks every draw of a room's fair dice in the browser (WebCrypto), exactly as
+// Re-checks every draw of a room's fair dice in the browser, exactly as
 // scripts/verify_dice.py does: docs/fair-dice.md. checkDice(events) -> {count, wrong}.
+// SHA-256 and HMAC come from @noble/hashes (static/vendor/), not WebCrypto: a phone on the
+// venue's Wi-Fi opens the game over plain http, where `crypto.subtle` does not exist.
 
-const hexBytes = (hex) => Uint8Array.from(hex.match(/../g) || [], (pair) => parseInt(pair, 16));
-const toHex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
-const sha256 = async (hex) => toHex(await crypto.subtle.digest("SHA-256", hexBytes(hex)));
+import { hmac } from "/static/vendor/noble-hashes/hmac.js";
+import { sha256 as sha256Bytes } from "/static/vendor/noble-hashes/sha2.js";
+import { bytesToHex, hexToBytes, utf8ToBytes } from "/static/vendor/noble-hashes/utils.js";
+
+const sha256 = (hex) => bytesToHex(sha256Bytes(hexToBytes(hex)));
 
 /** Draw n's bytes, one at a time: HMAC-SHA256(seed, "n:block:c1,c2…"), block 0, 1… */
-function byteReader(key, n, clients) {
+function byteReader(seed, n, clients) {
+  const key = hexToBytes(seed);
   let block = 0;
   let bytes = new Uint8Array(0);
   let at = 0;
-  return async () => {
+  return () => {
     if (at === bytes.length) {
-      const message = new TextEncoder().encode(`${n}:${block++}:${clients.join(",")}`);
-      bytes = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
+      bytes = hmac(sha256Bytes, key, utf8ToBytes(`${n}:${block++}:${clients.join(",")}`));
       at = 0;
     }
     return bytes[at++];
@@ -21,24 +25,23 @@ function byteReader(key, n, clients) {
 }
 
 /** Uniform in 0..bound-1: a byte at or above 256 - 256 % bound is skipped (no modulo bias). */
-async function below(next, bound) {
+function below(next, bound) {
   for (;;) {
-    const byte = await next();
+    const byte = next();
     if (byte < 256 - (256 % bound)) return byte % bound;
   }
 }
 
-async function redraw(seed, clients, draw) {
-  const key = await crypto.subtle.importKey("raw", hexBytes(seed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const next = byteReader(key, draw.n, clients);
+function redraw(seed, clients, draw) {
+  const next = byteReader(seed, draw.n, clients);
   const values = [];
   if (!draw.shuffle) {
-    for (let i = 0; i < draw.values.length; i++) values.push((await below(next, draw.sides)) + 1);
+    for (let i = 0; i < draw.values.length; i++) values.push((below(next, draw.sides)) + 1);
     return values;
   }
   const order = draw.values.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
-    const j = await below(next, i + 1); // Fisher-Yates
+    const j = below(next, i + 1); // Fisher-Yates
     [order[i], order[j]] = [order[j], order[i]];
   }
   return order;
@@ -46,7 +49,8 @@ async function redraw(seed, clients, draw) {
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-/** {count: rolls checked, wrong: null when every one checks out, else what is wrong first}. */
+/** {count: rolls checked, wrong: null when every one checks out, else what is wrong first}
+ * (async, as the page awaits it: the check itself is synchronous). */
 export async function checkDice(events) {
   const clients = [];
   let seated = [];
@@ -69,11 +73,11 @@ export async function checkDice(events) {
     if (fair.client_seed) clients.push(fair.client_seed);
     const reveal = fair.dice_reveal;
     if (!reveal) continue;
-    if ((await sha256(reveal.seed)) !== commit) {
+    if (sha256(reveal.seed) !== commit) {
       return { count, wrong: `The seed revealed at event ${e.seq} is not the one committed.` };
     }
     for (const { seq, draw, seeds } of waiting) {
-      if (draw.n !== count + 1 || !same(await redraw(reveal.seed, seeds, draw), draw.values)) {
+      if (draw.n !== count + 1 || !same(redraw(reveal.seed, seeds, draw), draw.values)) {
         return { count, wrong: `Roll ${count + 1} (event ${seq}) does not check out.` };
       }
       count += 1;

@@ -11,10 +11,13 @@ const PATTERNS = {
 /** Buzz (where the phone can), beep (if sound is on) and flash the screen; `kind` picks all three. */
 export function feel(kind) {
   beep(kind);
-  try {
-    navigator.vibrate?.(PATTERNS[kind] ?? 40);
-  } catch {
-    // no vibration motor, or not allowed before the first tap
+  // Before a first tap the browser refuses (and logs it): a TV nobody touches never asks.
+  if (navigator.userActivation?.hasBeenActive !== false) {
+    try {
+      navigator.vibrate?.(PATTERNS[kind] ?? 40);
+    } catch {
+      // no vibration motor
+    }
   }
   const flash = document.getElementById("flash");
   if (!flash) return;

@@ -22,6 +22,9 @@ export function joinView(ctx, onSeat) {
   const submit = $("#join-submit");
   setText($("#join-code"), ctx.code);
   $("#join-watch").href = tvPath(ctx.code, ctx.collection);
+  const closedTitle = $("#join-closed-title");
+  const closedHow = closedTitle.nextElementSibling;
+  const lateSeat = [...closedHow.childNodes]; // "Only the banker can let you in now…"
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -58,11 +61,16 @@ export function joinView(ctx, onSeat) {
       input.focus();
     },
     /** The game is under way (or seats nobody by themselves): no form to type into for
-     * nothing; say at once who can seat a latecomer. */
-    closed(on) {
+     * nothing; say at once who can seat a latecomer. A finished game says it is over. */
+    closed(on, state) {
       show(form, !on);
       show($("#join-closed"), on);
-      if (on) input.blur();
+      if (!on) return;
+      input.blur();
+      const over = state.status === "finished";
+      setText(closedTitle, over ? "This game is over." : "This game has already started.");
+      if (over) closedHow.replaceChildren("Its final scores are on the TV view.");
+      else closedHow.replaceChildren(...lateSeat);
     },
   };
 }

@@ -10,6 +10,12 @@ import { JOIN_ERRORS } from "./joinview.js";
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
+/** Under a QR code drawn for this page's address: what to do when no phone can reach it. */
+export const loopbackWarning = () =>
+  LOOPBACK.test(location.hostname)
+    ? `Phones cannot reach “${location.hostname}”. Open this page at this computer's network address (e.g. http://192.168.1.20:8000) so that the QR code works.`
+    : "";
+
 const playersText = (n) => `${n} ${n === 1 ? "player" : "players"}`;
 
 /** The start button when the game says nothing: {type: "start"}, once someone has joined. */
@@ -32,7 +38,7 @@ export function lobbyView(ctx) {
   nameLimit(addName);
   const addError = $("#add-error");
   let wired = false;
-  let howtoOf = null;
+  let howtoShown = null;
 
   function wire() {
     wired = true;
@@ -77,19 +83,21 @@ export function lobbyView(ctx) {
 
   const startOf = (state) => ({ ...defaultStart(state), ...(ctx.lobby?.start?.(state) || {}) });
 
-  function howto() {
+  /** The game's "How … works", as this room plays it (its house rules). */
+  function howto(state) {
     const info = ctx.lobby?.howto || null;
-    if (info === howtoOf) return;
-    howtoOf = info;
+    const html = info ? info.items(state).map((item) => `<li>${item}</li>`).join("") : ""; // the game's own text
+    if (html === howtoShown) return;
+    howtoShown = html;
     show($("#lobby-howto"), Boolean(info));
     if (!info) return;
     setText($("#lobby-howto-title"), info.title);
-    $("#lobby-howto-list").innerHTML = info.items.map((item) => `<li>${item}</li>`).join(""); // the game's own constant text
+    $("#lobby-howto-list").innerHTML = html;
   }
 
   function render(state) {
     if (!wired) wire();
-    howto();
+    howto(state);
     const host = isHost(ctx.you);
     const me = ctx.you?.player_id;
     const mine = state.players.find((p) => p.id === me);

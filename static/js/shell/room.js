@@ -76,7 +76,7 @@ async function openJoin(message = "") {
   views.join.open(message);
   try {
     const { state } = await roomState(ctx.code, ctx.collection);
-    if (!ctx.seat) views.join.closed(state.open_to_join === false);
+    if (!ctx.seat) views.join.closed(state.open_to_join === false, state);
   } catch (failure) {
     if (String(failure.code).startsWith("unknown_") && !ctx.seat) gone(goneText());
   }

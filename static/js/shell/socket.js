@@ -19,10 +19,14 @@ const COMMAND_TTL_MS = 8_000; // a command not answered by then is reported as n
 const RETRY_MS = 1_000; // after `unavailable`
 const PROMPT_MS = 2_500; // a tap-now command (BANK, a roll) unanswered this long is given up
 export const NOT_SENT = "Not sent: you were offline";
+// A tap-now command that left the phone but got no answer: the server may have applied it.
+export const NOT_CONFIRMED = "Not confirmed: the connection dropped after you tapped";
 
 export const CLOSE_UNKNOWN_ROOM = 4404;
 export const CLOSE_BAD_TOKEN = 4401;
 const CLOSE_TRY_LATER = 1013;
+
+const unanswered = () => ({ ok: false, code: "not_confirmed", message: NOT_CONFIRMED });
 
 function randomPrefix() {
   const bytes = new Uint8Array(6);
@@ -169,8 +173,10 @@ export class RoomSocket {
   /** Send a command; resolves {ok, seq} or {ok: false, code, message}. Never rejects.
    * `prompt`: a tap that means "now" (BANK, a roll). It is sent only on a live socket and
    * never again after a reconnect: not live at the tap, or unanswered within PROMPT_MS,
-   * or its socket lost, it resolves {ok: false, code: "not_sent"} at once, so it is never
-   * applied later in a game that has moved on (the player taps again if they still mean it). */
+   * or its socket lost, it resolves at once, so it is never applied later in a game that has
+   * moved on (the player taps again if they still mean it): {code: "not_sent"} when it never
+   * left the phone, {code: "not_confirmed"} when it left but no answer came back (the server
+   * may have applied it: only the next state tells). */
   send(command, { prompt = false } = {}) {
     const id = `${this.prefix}-${++this.counter}`;
     const message = JSON.stringify({ ...command, id });
@@ -178,10 +184,10 @@ export class RoomSocket {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve({ ok: false, code: "not_sent", message: prompt ? NOT_SENT : "No answer from the server: check the board." });
+        resolve(prompt ? unanswered() : { ok: false, code: "not_sent", message: "No answer from the server: check the board." });
       }, prompt ? PROMPT_MS : COMMAND_TTL_MS);
       this.pending.set(id, { message, resolve, timer, prompt });
-      if (this.live) this.ws.send(message);
+      if (this.live) this.ws.send(message); // a prompt command is only made while live: it left
     });
   }
 
@@ -196,7 +202,7 @@ export class RoomSocket {
       if (!entry.prompt) continue;
       clearTimeout(entry.timer);
       this.pending.delete(id);
-      entry.resolve({ ok: false, code: "not_sent", message: NOT_SENT });
+      entry.resolve(unanswered());
     }
   }
 

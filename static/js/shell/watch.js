@@ -2,7 +2,7 @@
 // only, for a shared screen. The top bar, the lobby (a huge QR code, the players) and
 // "gone" are the shell's; the rest is the game's TV module (docs/ui.md).
 
-import { joinLink, qrUrl, tvPath, whereFromPath } from "./api.js";
+import { joinLink, qrUrl, roomState, tvPath, whereFromPath } from "./api.js";
 import { BACK_AFTER_MS, showConnection } from "./chrome.js";
 import { $, h, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
@@ -59,13 +59,25 @@ function boot() {
       showConnection($("#conn"), status);
       ctx.stale = status.phase !== "live";
       game?.stale?.(ctx.stale);
-      if (status.phase === "gone") {
-        setText($("#tv-gone-text"), `Game ${code} is not on this server any more. It may have ended a while ago.`);
-        document.title = `Game ${code} not found · TV · bankit`;
-        showSection("gone");
-      }
+      if (status.phase === "gone") serial(() => gone(code, collection));
     },
   }, collection);
+}
+
+/** No room has this code: a tournament's typed as /watch/CODE goes to its TV page; else "gone". */
+async function gone(code, collection) {
+  if (collection === "rooms") {
+    try {
+      await roomState(code, "tournaments");
+      location.replace(tvPath(code, "tournaments"));
+      return;
+    } catch {
+      // no tournament either (or the server is unreachable): say the game is gone
+    }
+  }
+  setText($("#tv-gone-text"), `Game ${code} is not on this server any more. It may have ended a while ago.`);
+  document.title = `Game ${code} not found · TV · bankit`;
+  showSection("gone");
 }
 
 async function mount(name) {
@@ -76,7 +88,6 @@ async function mount(name) {
   ctx.lobby = module.lobby || null;
   game = module.mount(ctx, $("#tv-game"));
   game.stale?.(ctx.stale);
-  drawHowto();
 }
 
 function render(next, presenceOnly = false, moment = {}) {
@@ -101,6 +112,7 @@ function render(next, presenceOnly = false, moment = {}) {
     showSection("lobby");
     document.title = `Lobby · TV · ${ctx.code} · bankit`;
     drawLobby();
+    drawHowto(next);
   } else {
     showSection("game");
     game.render(next, previous, moment);
@@ -115,12 +127,13 @@ function drawLobby() {
   setText($("#tv-lobby-settings"), ctx.lobby?.settings?.(state) ?? "Waiting for the game to start…");
 }
 
-function drawHowto() {
+/** The game's "How … works", as this room plays it (its house rules). */
+function drawHowto(state) {
   const info = ctx.lobby?.howto;
   show($("#tv-howto"), Boolean(info));
   if (!info) return;
   setText($("#tv-howto-title"), info.title);
-  $("#tv-howto-list").innerHTML = info.items.map((item) => `<li>${item}</li>`).join(""); // the game's own constant text
+  $("#tv-howto-list").innerHTML = info.items(state).map((item) => `<li>${item}</li>`).join(""); // the game's own text
 }
 
 boot();

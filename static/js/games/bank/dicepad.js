@@ -16,7 +16,7 @@ function effect(state, total, doubles) {
     return { short: total === 7 ? `+${seven}` : `+${total}`, long: total === 7 ? `adds ${seven}` : `adds ${total}` };
   }
   if (total === 7) return { short: "END", long: "ends the round" };
-  if (doubles && doublesAdd(state)) return { short: "×2+", long: `doubles the BANK and adds ${total}: ${points(state.bank * 2 + total)}` };
+  if (doubles && doublesAdd(state)) return { short: `×2 +${total}`, long: `doubles the BANK and adds ${total}: ${points(state.bank * 2 + total)}` };
   if (doubles) return { short: "×2", long: `doubles the BANK to ${points(state.bank * 2)}` };
   return { short: `+${total}`, long: `adds ${total}` };
 }
@@ -91,8 +91,9 @@ export function dicePad(onRoll) {
       const total = roll.total ?? roll.dice[0] * 2;
       const doubles = Boolean(roll.dice);
       const what = effect(state, total, doubles);
-      // Doubles show their sum too: "+10" while safe (the sum is what it adds), "10 ×2" after.
-      setText(short, doubles && what.short.startsWith("×2") ? `${total} ${what.short}` : what.short);
+      // Doubles show their sum too: "+10" while safe (the sum is what it adds), "10 ×2" after
+      // ("×2 +10" when the house rules add it).
+      setText(short, doubles && what.short === "×2" ? `${total} ×2` : what.short);
       setText(long, ` (${what.long})`);
       button.disabled = !enabled;
     }

@@ -3,7 +3,7 @@
 
 import { names, points } from "../../shell/dom.js";
 import { endingText, shownRound } from "./roundlog.js";
-import { isDoubles, nameOf, safeRolls, totalOf } from "./rules.js";
+import { doublesAdd, isDoubles, nameOf, safeRolls, totalOf } from "./rules.js";
 import { listTaken } from "./words.js";
 
 /**
@@ -69,23 +69,35 @@ export function diff(prev, next) {
   return events;
 }
 
-/** The feed of a page that opens mid-game: the round so far (or how the last one ended),
- * oldest first, from the state alone. */
-export function roundSoFar(state) {
+/** The feed of a page that opens mid-game, oldest first, from the state alone: the rounds
+ * before (who banked, how each ended: `rounds_log` keeps no rolls), then the round so far
+ * (or how the last one ended, roll by roll). */
+export function feedSoFar(state) {
   if (state.status !== "playing") return [];
   const { rolls, ended } = shownRound(state);
+  const before = ended ? state.rounds_log.slice(0, -1) : state.rounds_log;
+  return [...before.flatMap((entry) => roundEnding(state, entry)), ...thisRound(state, rolls, ended)];
+}
+
+/** An ended round's BANKs and its ending line. */
+const roundEnding = (state, entry) => [
+  ...[...entry.banked].sort((x, y) => x.seq - y.seq).map((b) => bankItem(state, b)),
+  { kind: "round", text: endingText(state, entry) },
+];
+
+const bankItem = (state, b) => ({ seq: b.seq, kind: "bank", text: `${nameOf(state, b.player_id)} banked ${points(b.amount)}.` });
+
+function thisRound(state, rolls, ended) {
   const items = [];
   rolls.forEach((roll, index) => {
     const before = index === 0 ? 0 : rolls[index - 1].bank_after;
     items.push({ seq: roll.seq, kind: "roll", text: rollText(state, roll, index + 1, before, roll.bank_after) });
   });
   if (ended) {
-    for (const b of ended.banked) items.push({ seq: b.seq, kind: "bank", text: `${nameOf(state, b.player_id)} banked ${points(b.amount)}.` });
+    for (const b of ended.banked) items.push(bankItem(state, b));
     items.push({ seq: Infinity, kind: "round", text: endingText(state, ended) });
   } else {
-    for (const b of state.round_log?.banks || []) {
-      items.push({ seq: b.seq, kind: "bank", text: `${nameOf(state, b.player_id)} banked ${points(b.amount)}.` });
-    }
+    for (const b of state.round_log?.banks || []) items.push(bankItem(state, b));
   }
   return items.sort((x, y) => x.seq - y.seq);
 }
@@ -94,13 +106,16 @@ function bankEvent(state, playerId, amount) {
   return { kind: "bank", player_id: playerId, amount, text: `${nameOf(state, playerId)} banked ${points(amount)}.` };
 }
 
+/** What doubles in danger do: "doubles: BANK ×2", or "doubles: BANK ×2 + 8" (house rules). */
+const doublesText = (state, roll) => `doubles: BANK ×2${doublesAdd(state) ? ` + ${totalOf(roll)}` : ""}`;
+
 /** "Ann rolled 9: +9." / "Ann rolled 4+4: doubles: BANK ×2." / "Ann rolled 7: the round is over." */
 function rollText(state, roll, number, before, after) {
   const who = nameOf(state, roll.by);
   const shown = roll.dice ? `${roll.dice[0]}+${roll.dice[1]}` : `${totalOf(roll)}`;
   let effect;
   if (after === null) effect = "the round is over";
-  else if (isDoubles(roll) && number > safeRolls(state)) effect = "doubles: BANK ×2";
+  else if (isDoubles(roll) && number > safeRolls(state)) effect = doublesText(state, roll);
   else effect = `+${points(after - before)}`;
   return `${who} rolled ${shown}: ${effect}.`;
 }
@@ -113,7 +128,7 @@ function rollEvent(prev, next, endedRounds) {
   const who = nameOf(next, roll.by);
   let effect;
   if (seven) effect = "the round is over";
-  else if (next.round === prev.round && doubles && next.roll_count > safeRolls(next)) effect = "doubles: BANK ×2";
+  else if (next.round === prev.round && doubles && next.roll_count > safeRolls(next)) effect = doublesText(next, roll);
   else if (next.round === prev.round) effect = `+${points(next.bank - prev.bank)}`;
   else effect = `${totalOf(roll)}`;
   return { kind: "roll", doubles, seven, text: `${who} rolled ${shown}: ${effect}.` };

@@ -76,7 +76,6 @@ export function finalView(ctx) {
     show(undo, banker && Boolean(state.undo_preview));
     const what = undoPreviewText(state);
     setText($("#final-undo-what"), what);
-    undo.setAttribute("aria-label", `Undo the last roll: ${what}`);
     const wait = $("#final-wait");
     setText(
       wait,

@@ -6,6 +6,7 @@
 import { ApiError, joinRoom, seatLink, seatQr } from "../../shell/api.js";
 import { $, busy, nameLimit, setText, show } from "../../shell/dom.js";
 import { JOIN_ERRORS } from "../../shell/joinview.js";
+import { loopbackWarning } from "../../shell/lobbyview.js";
 
 export function lateSeat(ctx) {
   const open = $("#late-open");
@@ -71,6 +72,7 @@ export function lateSeat(ctx) {
       qrUrl = await seatQr(ctx.code, token, ctx.collection);
       $("#late-qr").src = qrUrl;
       $("#late-qr").alt = `QR code: ${who}'s seat in game ${ctx.code}`;
+      setText($("#late-qr-note"), loopbackWarning()); // the code carries this page's address
     } catch {
       setText($("#late-qr-note"), "No QR code (the server did not draw it): send them the link.");
     }

@@ -6,10 +6,11 @@
 import { $, h, plural, points, setText, show } from "../../shell/dom.js";
 import { announce } from "../../shell/announce.js";
 import { feel } from "../../shell/feel.js";
-import { diff, missedText, roundSoFar } from "./events.js";
+import { diff, missedText, feedSoFar } from "./events.js";
 import { finalView } from "./finalview.js";
 import { HISTORY_HEAD } from "./history.js";
 import { playView } from "./playview.js";
+import { howtoItems } from "./rules.js";
 
 export const styles = ["/static/css/games/bank.css"];
 
@@ -23,16 +24,7 @@ const ENTRY_TEXT = {
 export const lobby = {
   settings: (state) => `${plural(state.rounds, "round")} · ${ENTRY_TEXT[state.roll_entry]}`,
   waiting: "Waiting for the banker to start…",
-  howto: {
-    title: "How BANK! works (30 seconds)",
-    items: [
-      "Every roll adds to one shared <strong>BANK</strong>.",
-      "Rolls 1–3 are <strong>safe</strong>: a 7 adds 70, doubles add their face value.",
-      "From roll 4 on it is <strong>danger</strong>: doubles double the BANK, and a 7 ends the round. Everyone who has not banked gets nothing for that round.",
-      "Tap <strong>BANK</strong> any time after the first roll to put the BANK into your score. Then you sit out until the next round.",
-      "Most points after the last round wins.",
-    ],
-  },
+  howto: { title: "How BANK! works (30 seconds)", items: howtoItems },
 };
 
 const FEED_SIZE = 12;
@@ -54,7 +46,7 @@ const VIEWS = `
       <span id="turn" class="turn"></span>
     </div>
     <p id="banner" class="banner" hidden></p>
-    <div class="scroll" id="play-scroll" tabindex="0" aria-label="Scores and what happened">
+    <div class="scroll" id="play-scroll" tabindex="0" role="region" aria-label="Scores and what happened">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
       <button id="late-open" class="secondary late-open" type="button" hidden>+ Seat a late player</button>
@@ -66,7 +58,7 @@ const VIEWS = `
       <p id="tap-note" class="tap-note" role="alert" hidden></p>
       <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
       <button id="undo-btn" class="undo-btn" type="button" hidden>
-        <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
+        <span class="undo-label"><span aria-hidden="true">↶ </span>Undo last roll</span><span class="sr-only">: </span><span id="undo-what" class="undo-what"></span>
       </button>
     </div>
     <dialog id="late-dialog" class="late-dialog" aria-labelledby="late-title">
@@ -102,7 +94,7 @@ const VIEWS = `
 
   <section id="view-final" class="view narrow" hidden aria-labelledby="final-title">
     <h1 id="final-title" class="final-title" tabindex="-1">Game over</h1>
-    <p id="final-me" class="final-me"></p>
+    <div id="final-me" class="final-me"></div>
     <div id="again-box" class="card again" hidden>
       <h2>Another game?</h2>
       <p class="muted small">Same group, same rules: every phone and the TV follow by themselves.</p>
@@ -122,7 +114,7 @@ const VIEWS = `
     <div class="actionbar static">
       <a class="button secondary big" href="/">Home</a>
       <button id="final-undo" class="secondary undo-btn" type="button" hidden>
-        <span class="undo-label">↶ Undo the last roll</span><span id="final-undo-what" class="undo-what"></span>
+        <span class="undo-label"><span aria-hidden="true">↶ </span>Undo the last roll</span><span class="sr-only">: </span><span id="final-undo-what" class="undo-what"></span>
       </button>
     </div>
   </section>`;
@@ -159,7 +151,7 @@ export function mount(shell, root) {
     seeded = true;
     const feed = $("#feed");
     feed.replaceChildren();
-    for (const item of roundSoFar(state)) feed.prepend(h("li", { class: `ev ${item.kind}` }, item.text));
+    for (const item of feedSoFar(state)) feed.prepend(h("li", { class: `ev ${item.kind}` }, item.text));
     while (feed.children.length > FEED_SIZE) feed.lastElementChild.remove();
   }
 

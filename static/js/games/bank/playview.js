@@ -8,7 +8,7 @@ import { dicePad } from "./dicepad.js";
 import { lateSeat } from "./lateseat.js";
 import { $, h, points, setText, show } from "../../shell/dom.js";
 import { endingText, banks, bankedByBanker, shownRound } from "./roundlog.js";
-import { doublesAdd, isDoubles, nameOf, nextRollSafe, playerById, roundLive, sevenPoints } from "./rules.js";
+import { doublesAdd, isDoubles, minBank, nameOf, nextRollSafe, playerById, roundLive, sevenPoints } from "./rules.js";
 import { undoPreviewText } from "./words.js";
 
 const TOO_LATE = "Too late — the 7 came first.";
@@ -28,24 +28,28 @@ export function playView(ctx) {
   let rolling = false;
 
   // A BANK or a roll means "now": sent only while live, never later (socket.js `prompt`).
-  // Not sent: the note says so, and the same button is there to tap again.
-  let notSent = null; // {what: "bank" | "roll", seq}: the state it was tapped in
+  // Not sent (or sent and not answered): the note says so, and the same button is there.
+  let notSent = null; // {what: "bank" | "roll", seq, round, sent}: the state it was tapped in
   const notice = $("#tap-note");
+  const unsent = (reply, what, state) =>
+    ["not_sent", "not_confirmed"].includes(reply.code)
+      ? { what, seq: state.seq, round: state.round, sent: reply.code === "not_confirmed" }
+      : null;
 
   bankButton.addEventListener("click", async () => {
     const wasLive = roundLive(ctx.state); // refused as round_over, a live round means the 7 won
-    const seq = ctx.state.seq;
+    const tapped = ctx.state;
     banking = true;
     notSent = null;
     draw();
     const reply = await ctx.command({ type: "bank" }, (answer) => {
-      if (answer.code === "not_sent") return null; // said on the page, beside the button
+      if (answer.code === "not_sent" || answer.code === "not_confirmed") return null; // said beside the button
       if (answer.code === "round_over") {
         return wasLive || /too late/i.test(answer.message) ? TOO_LATE : "Wait for the first roll of the round.";
       }
       return answer.code === "already_banked" ? null : answer.message;
     }, { prompt: true });
-    if (reply.code === "not_sent") notSent = { what: "bank", seq };
+    notSent = unsent(reply, "bank", tapped);
     banking = false;
     draw();
     keepFocus(bankButton);
@@ -54,12 +58,12 @@ export function playView(ctx) {
   undoButton.addEventListener("click", () => ctx.command({ type: "undo" }));
 
   async function roll(message, pressed) {
-    const seq = ctx.state.seq;
+    const tapped = ctx.state;
     rolling = true;
     notSent = null;
     draw();
-    const reply = await ctx.command(message, (answer) => (answer.code === "not_sent" ? null : answer.message), { prompt: true });
-    if (reply.code === "not_sent") notSent = { what: "roll", seq };
+    const reply = await ctx.command(message, (answer) => (unsent(answer, "roll", tapped) ? null : answer.message), { prompt: true });
+    notSent = unsent(reply, "roll", tapped);
     rolling = false;
     draw();
     keepFocus(pressed);
@@ -70,21 +74,48 @@ export function playView(ctx) {
     if (button && !button.disabled && !button.hidden && document.activeElement === document.body) button.focus();
   }
 
-  /** "Not sent: you were offline", until the next tap or the next roll. */
+  /** "Not sent: you were offline", until the game says what became of the tap. */
   function drawNotice(state) {
-    if (notSent && notSent.what === "bank" && playerById(state, ctx.you?.player_id)?.banked) notSent = null;
-    if (notSent && state.last_roll && state.last_roll.seq > notSent.seq && notSent.what === "roll") notSent = null;
-    let text = "";
-    if (notSent) {
-      text = notSent.what === "bank"
-        ? "Not sent: you were offline. Tap BANK again if you still want to bank."
-        : "Not sent: you were offline. Enter the roll again.";
-    } else if (ctx.stale && padArea.hidden === false && ctx.you?.role === "banker") {
-      text = "Offline: the pad takes rolls again once the top bar says ● Live.";
-    }
+    if (notSent && outdated(notSent, state)) notSent = null;
+    const text = notSent ? notSentText(notSent, state) : offlinePadText();
     setText(notice, text);
     show(notice, Boolean(text));
   }
+
+  /** A note about a tap is over once the game says what became of it: a roll's, at the next
+   * roll; a BANK's, once it shows as banked, or (its round over) at the first roll after the
+   * phone learnt that the round had ended. */
+  function outdated(tap, state) {
+    const rolledSince = (seq) => Boolean(state.last_roll && state.last_roll.seq > seq);
+    if (tap.what === "roll") return rolledSince(tap.seq);
+    if (playerById(state, ctx.you?.player_id)?.banked) return true;
+    if (state.round === tap.round) return false;
+    tap.learnt ??= state.seq;
+    return rolledSince(tap.learnt);
+  }
+
+  function notSentText(tap, state) {
+    if (tap.what === "bank" && state.round !== tap.round) {
+      const ended = state.last_round?.round === tap.round ? state.last_round : null;
+      const mine = ended?.banked.find((b) => b.player_id === ctx.you?.player_id);
+      if (mine) return `Your BANK got through: you banked ${points(mine.amount)} in round ${tap.round}.`;
+      const how = ended?.ended_by === "seven" ? " on a 7" : "";
+      return `Not banked: round ${tap.round} ended${how} before your BANK got through.`;
+    }
+    if (tap.sent) {
+      return tap.what === "bank"
+        ? "Not confirmed: the connection dropped after you tapped. If it got through, the board shows you banked; if not, tap BANK again."
+        : "Not confirmed: the connection dropped after you tapped. Check the last roll before entering it again.";
+    }
+    return tap.what === "bank"
+      ? "Not sent: you were offline. Tap BANK again if you still want to bank."
+      : "Not sent: you were offline. Enter the roll again.";
+  }
+
+  const offlinePadText = () =>
+    ctx.stale && padArea.hidden === false && ctx.you?.role === "banker"
+      ? "Offline: the pad takes rolls again once the top bar says ● Live."
+      : "";
 
   function bankFor(player) {
     ctx.command({ type: "bank", player_id: player.id }, (reply) =>
@@ -193,8 +224,7 @@ export function playView(ctx) {
     undoButton.disabled = !state.undo_preview;
     // Before the tap, the banker reads exactly what it will take back.
     const what = undoPreviewText(state);
-    setText(undoWhat, what);
-    undoButton.setAttribute("aria-label", `Undo last roll: ${what}`);
+    setText(undoWhat, what); // the button's name: "Undo last roll: takes back Ann's 9"
     if (!me) return;
     const amount = banks(state).get(me.id);
     bankButton.classList.toggle("done", me.banked);
@@ -206,6 +236,9 @@ export function playView(ctx) {
       bankButton.disabled = true;
     } else if (me.waiting) {
       setText(bankButton, "BANK opens after the next roll");
+      bankButton.disabled = true;
+    } else if (state.bank < minBank(state)) {
+      setText(bankButton, `BANK opens at ${points(minBank(state))} (now ${points(state.bank)})`);
       bankButton.disabled = true;
     } else if (banking) {
       setText(bankButton, "Banking…");

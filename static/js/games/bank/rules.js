@@ -12,6 +12,21 @@ export const isDoubles = (roll) => Boolean(roll.dice) && roll.dice[0] === roll.d
 export const safeRolls = (state) => state.house_rules?.safe_rolls ?? SAFE_ROLLS;
 export const sevenPoints = (state) => state.house_rules?.seven_points ?? 70;
 export const doublesAdd = (state) => state.house_rules?.doubles === "double_add";
+/** The house rules' smallest BANK anyone may take (0: no minimum). */
+export const minBank = (state) => state.house_rules?.min_bank ?? 0;
+
+/** "How BANK! works" as this room plays it (its house rules), for the lobby and the TV. */
+export function howtoItems(state) {
+  const safe = safeRolls(state);
+  const min = minBank(state);
+  return [
+    "Every roll adds to one shared <strong>BANK</strong>.",
+    `${safe === 1 ? "Roll 1 is" : `Rolls 1–${safe} are`} <strong>safe</strong>: a 7 adds ${sevenPoints(state)}, doubles add their dots.`,
+    `From roll ${safe + 1} on it is <strong>danger</strong>: doubles <strong>double</strong> the BANK${doublesAdd(state) ? " and add the roll" : ""}, and a <strong>7 ends the round</strong>. Whoever has not banked gets nothing for it.`,
+    `Tap <strong>BANK</strong> on your phone ${min ? `once the BANK is ${min} or more` : "any time after the first roll"} to put it into your score, then sit out the round.`,
+    "Most points after the last round wins.",
+  ];
+}
 
 /** Is the next roll still safe (a 7 pays 70, doubles pay face value)? */
 export const nextRollSafe = (state) => state.roll_count < safeRolls(state);

@@ -10,22 +10,14 @@ import { rollLine } from "./dice.js";
 import { diff } from "./events.js";
 import { HISTORY_HEAD, drawHistory } from "./history.js";
 import { banks, endingText, series, shownRound } from "./roundlog.js";
-import { nameOf, nextRollSafe, safeRolls, sevenPoints } from "./rules.js";
+import { howtoItems, nameOf, nextRollSafe, safeRolls, sevenPoints } from "./rules.js";
 
 export const styles = ["/static/css/games/bank-tv.css"];
 
 /** What the shell's TV lobby shows of BANK!. */
 export const lobby = {
   settings: (state) => `${plural(state.rounds, "round")}. Waiting for the banker to start…`,
-  howto: {
-    title: "How BANK! works",
-    items: [
-      "Every roll adds to one shared <strong>BANK</strong>.",
-      "Rolls 1–3 are <strong>safe</strong>: a 7 adds 70, doubles add their dots.",
-      "From roll 4: doubles <strong>double</strong> the BANK, and a <strong>7 ends the round</strong>. Whoever has not banked gets nothing.",
-      "Tap <strong>BANK</strong> on your phone to take the BANK into your score, then sit out the round.",
-    ],
-  },
+  howto: { title: "How BANK! works", items: howtoItems },
 };
 
 const VIEWS = `

@@ -8,7 +8,7 @@ import { standingsTable } from "./sheet.js";
 export const FINAL = `
   <section id="view-final" class="view narrow bunco-final" hidden aria-labelledby="final-title">
     <h1 id="final-title" class="final-title" tabindex="-1">The night is over</h1>
-    <p id="final-me" class="final-me"></p>
+    <div id="final-me" class="final-me"></div>
     <div id="final-sheet" class="sheet-box"></div>
     <div class="actionbar static">
       <a class="button secondary big" id="final-csv" href="#" download>Download the scoresheet (CSV)</a>

@@ -10,7 +10,7 @@ import { diff } from "./events.js";
 import { FINAL, finalView } from "./finalview.js";
 import { HOST, hostView } from "./hostview.js";
 import { PLAY, playView } from "./playview.js";
-import { VALID_COUNTS, nameOf, seatOf } from "./rules.js";
+import { VALID_COUNTS, bellAt, nameOf, seatOf, threeOfAKind } from "./rules.js";
 import { ring } from "./sound.js";
 
 export const styles = ["/static/css/games/bunco.css"];
@@ -30,12 +30,12 @@ export const lobby = {
   waiting: "Waiting for the host to seat the tables…",
   howto: {
     title: "How Bunco works (30 seconds)",
-    items: [
+    items: (state) => [
       "You sit at a table of 4; your <strong>partner</strong> sits across from you.",
-      "Round 1 you want 1s, round 2 you want 2s, … up to 6. Each die showing the round's number: <strong>+1</strong>. Three of a kind: <strong>+5</strong>. Three of the round's number: <strong>BUNCO! +21</strong>.",
+      `Round 1 you want 1s, round 2 you want 2s, … up to 6. Each die showing the round's number: <strong>+1</strong>. Three of a kind: <strong>+${threeOfAKind(state)}</strong>. Three of the round's number: <strong>BUNCO! +21</strong>.`,
       "Keep rolling while you score; a miss passes the dice to your left.",
-      "When a team at the <strong>High table</strong> reaches 21, the bell rings and the round ends everywhere.",
-      "Winners move up a table (High's winners go to Low); partners change every round. Most wins takes the night.",
+      `When a team at the <strong>High table</strong> reaches ${bellAt(state)}, the bell rings and the round ends everywhere.`,
+      `Winners move up a table (${state.house_rules?.movement === "common" ? "High's winners stay, its losers go to Low" : "High's winners go to Low"}); partners change every round. Most wins takes the night.`,
     ],
   },
   start(state) {

@@ -6,6 +6,10 @@ import { names } from "../../shell/dom.js";
 export const VALID_COUNTS = [8, 12, 16, 20, 24];
 export const ROUNDS_PER_SET = 6;
 
+/** The house rules' three of a kind (another number than the round's) and the bell. */
+export const threeOfAKind = (state) => state.house_rules?.three_of_a_kind ?? 5;
+export const bellAt = (state) => state.house_rules?.bell_at ?? 21;
+
 export const nameOf = (state, id) => state.players.find((p) => p.id === id)?.name ?? "?";
 
 /** "the High table" — the words a person at a party follows. */
@@ -36,7 +40,7 @@ export function teamName(state, table, index, me) {
 export function rollWords(state, table, roll) {
   const [a, b, c] = roll.dice;
   if (roll.points === 21) return "BUNCO! +21";
-  if (roll.points === 5 && a === b && b === c) return "three of a kind +5";
+  if (a === b && b === c && roll.points > 0) return `three of a kind +${roll.points}`; // house rules: not always 5
   if (roll.points > 0) return `+${roll.points}`;
   const next = table.roller === roll.by ? "the next player" : nameOf(state, table.roller);
   return `miss: dice pass to ${next}`;
@@ -89,22 +93,31 @@ export function movementWords(next, result, me) {
   return `${won ? "You won!" : "You lost."} ${move}, sit across from ${partner}.`;
 }
 
-/** Everyone's move after a round, for the TV: [{names, from, to, won}] per table and side. */
+/** Everyone's move after a round, for the TV: [{who, from, to, won, text}] per table and
+ * side, from where each pair really sits now (under either movement). */
 export function movements(next, result) {
   const moves = [];
   result.tables.forEach((old, index) => {
     for (const side of ["winners", "losers"]) {
       const ids = old[side];
-      const to = seatOf(next.tables, ids[0])?.table;
-      moves.push({
+      const move = {
         who: names(ids.map((id) => nameOf(next, id))),
         from: next.tables[index]?.name ?? "",
-        to: to?.name ?? "",
+        to: seatOf(next.tables, ids[0])?.table.name ?? "",
         won: side === "winners",
-      });
+      };
+      moves.push({ ...move, text: moveText(move) });
     }
   });
   return moves;
+}
+
+/** "★ Ann & Bo won at High: go to Low", "★ … won at High: stay", "Cy & Di lost at High: go
+ * to Low", "Cy & Di stay at Low". */
+function moveText({ who, from, to, won }) {
+  const where = from === to ? `stay at ${to}` : `go to ${to}`;
+  if (won) return `★ ${who} won at ${from}: ${where}`;
+  return from === to ? `${who} ${where}` : `${who} lost at ${from}: ${where}`;
 }
 
 /** Players sorted for a leaderboard: wins, then Buncos, then fewer losses, then name. */

@@ -98,9 +98,7 @@ export function mount(ctx, root) {
     if (waiting) {
       const moves = movements(state, state.rounds_log.at(-1));
       $("#tv-moves").replaceChildren(
-        ...moves.map((m) =>
-          h("li", { class: m.won ? "won" : "lost" }, m.won ? `★ ${m.who} won at ${m.from}: go to ${m.to}` : `${m.who} stay at ${m.to}`),
-        ),
+        ...moves.map((m) => h("li", { class: m.won ? "won" : "lost" }, m.text)),
       );
     }
     const top = standings(state).slice(0, waiting ? 8 : 12);

@@ -5,12 +5,13 @@ import { h } from "../../shell/dom.js";
 
 const chosen = new Map(); // player id -> [first, second] picked so far (kept across renders)
 
+/** `who`: {name: "Ann", whose: "Ann's"}, or {name: "You", whose: "your"} for the player's own. */
 export function dicePicker(id, who, send) {
   const pick = chosen.get(id) || [null, null];
   const row = (index, title) =>
     h(
       "div",
-      { class: "t-dice", role: "group", "aria-label": `${who}: ${title}` },
+      { class: "t-dice", role: "group", "aria-label": `${who.name}: ${title}` },
       h("span", { class: "t-dice-label" }, title),
       [1, 2, 3, 4, 5, 6].map((n) =>
         h(
@@ -19,7 +20,7 @@ export function dicePicker(id, who, send) {
             type: "button",
             class: pick[index] === n ? "secondary chosen" : "secondary",
             "aria-pressed": String(pick[index] === n),
-            "aria-label": `${who}: ${title} ${n}`,
+            "aria-label": `${who.name}: ${title} ${n}`,
             onclick: (event) => {
               pick[index] = n;
               chosen.set(id, pick);
@@ -47,7 +48,7 @@ export function dicePicker(id, who, send) {
           send([pick[0], pick[1]]);
         },
       },
-      ready ? `Enter ${who}'s roll: ${pick[0]} + ${pick[1]}` : `Enter ${who}'s roll (pick both dice)`,
+      ready ? `Enter ${who.whose} roll: ${pick[0]} + ${pick[1]}` : `Enter ${who.whose} roll (pick both dice)`,
     ),
   );
 }

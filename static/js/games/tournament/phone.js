@@ -38,7 +38,7 @@ export const lobby = {
   waiting: "Waiting for the organiser to start…",
   howto: {
     title: "How the tournament works (30 seconds)",
-    items: [
+    items: () => [
       "Every game is a whole game of BANK! at your table; the organiser seats the tables.",
       "After each game everyone is ranked by score: 1st earns 3 points, 2nd 2, 3rd 1.5, 4th 1, 5th 0.5.",
       "A tie for a place that earns points is broken by a reroll: each tied player rolls two dice, highest wins.",
@@ -158,6 +158,7 @@ export function mount(ctx, root) {
       text = mine
         ? `You play at table ${mine.table}${others.length ? ` with ${namesOf(state, others)}` : ""}.`
         : `You sit out game ${state.current}.`;
+      if (mine?.status === "finished" && state.status === "playing") text += " Your table is done: waiting for the other tables.";
       if (state.status === "scoring") text += ` Waiting for the organiser to score game ${state.current}.`;
     } else if (state.status === "reroll") text = "Ties are being rerolled.";
     else if (state.status === "between") text = `Waiting for the organiser to seat game ${state.current + 1}…`;
@@ -176,9 +177,11 @@ export function mount(ctx, root) {
     setText(el("t-winner"), `★ ${names(list)} ${list.length === 1 ? "wins" : "win"} the tournament!`);
   }
 
-  /** A player's way to its table; sent there by itself once per game (not again after "back"). */
+  /** A player's way to its live table; sent there by itself once per game (not again after
+   * "back"). A finished table is not offered: the line above says it is done. */
   function drawGo(state) {
-    const mine = !host && state.status === "playing" ? myTable(state) : null;
+    const table = !host && state.status === "playing" ? myTable(state) : null;
+    const mine = table?.status === "finished" ? null : table;
     show(el("t-go"), Boolean(mine));
     if (!mine) return;
     el("t-go").replaceChildren(tableLink(ctx, mine, `Go to table ${mine.table}`, "button primary big"));
@@ -190,7 +193,7 @@ export function mount(ctx, root) {
     } catch {
       went = String(state.current); // no session store: never bounce
     }
-    if (went !== String(state.current) && mine.status !== "finished") {
+    if (went !== String(state.current)) {
       seatAt(ctx, mine);
       location.assign(`/r/${mine.code}`);
     }
@@ -232,7 +235,7 @@ export function mount(ctx, root) {
     feed.update(state).then((lines) => {
       if (ctx.state !== state) return;
       show(el("t-feed-box"), lines.length > 0);
-      setText(el("t-feed-box-title"), `Rerolls of game ${state.current}`);
+      setText(el("t-feed-box-title"), `Rerolls of game ${feed.game(state)}`);
       el("t-feed").start = lines.length;
       el("t-feed").replaceChildren(...lines.toReversed().slice(0, FEED_LINES).map((line) => h("li", {}, line.text))); // newest first
       if (heard !== null && lines.length > heard) for (const line of lines.slice(heard)) announce(line.text);
@@ -255,7 +258,7 @@ export function mount(ctx, root) {
       if (state.roll_entry === "virtual") {
         return [head, h("button", { type: "button", class: "primary big", onclick: (e) => reroll(e, {}) }, "ROLL to break the tie")];
       }
-      if (state.roll_entry === "roller") return [head, dicePicker(me(), "your", (dice) => reroll(null, { dice }))];
+      if (state.roll_entry === "roller") return [head, dicePicker(me(), { name: "You", whose: "your" }, (dice) => reroll(null, { dice }))];
       return [head, h("p", {}, "Throw two dice and call them out: the organiser enters your roll.")];
     }
     const items = [];
@@ -266,7 +269,7 @@ export function mount(ctx, root) {
         if (state.roll_entry === "virtual") {
           items.push(h("button", { type: "button", class: "secondary", onclick: (e) => reroll(e, { player_id: id }) }, `Roll for ${who}`));
         } else {
-          items.push(h("div", { class: "t-enter" }, h("h3", {}, `${who}'s roll`), dicePicker(id, who, (dice) => reroll(null, { player_id: id, dice }))));
+          items.push(h("div", { class: "t-enter" }, h("h3", {}, `${who}'s roll`), dicePicker(id, { name: who, whose: `${who}'s` }, (dice) => reroll(null, { player_id: id, dice }))));
         }
       }
     }

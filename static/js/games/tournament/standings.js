@@ -37,15 +37,15 @@ export function standingsTable(state, me = null) {
     return h(
       "tr",
       { class: id === me ? "me" : "", dataset: { player: id } },
-      h("td", { class: "rank" }, state.status === "finished" && row.rank === 1 ? "★ 1" : String(row.rank)),
+      h("td", { class: "rank" }, !results.length ? "–" : state.status === "finished" && row.rank === 1 ? "★ 1" : String(row.rank)),
       h("th", { scope: "row", class: "name" }, id === me ? `${nameOf(state, id)} (you)` : nameOf(state, id)),
       results.flatMap((r) => [
         h("td", { class: "detail num" }, id in r.totals ? points(r.totals[id]) : "–"),
         h("td", { class: "detail num" }, r.places[id] == null ? "–" : ordinal(r.places[id])),
         h("td", { class: "num" }, num(r.points[id] ?? 0)),
       ]),
-      h("td", { class: "num" }, num(row.bonus)),
-      h("td", { class: "num total" }, num(row.total)),
+      h("td", { class: "num" }, results.length ? num(row.bonus) : "–"), // nothing scored: no ranks, no zeros
+      h("td", { class: "num total" }, results.length ? num(row.total) : "–"),
     );
   });
   const caption = results.length

@@ -128,7 +128,7 @@ export function mount(ctx, root) {
     feed.update(state).then((lines) => {
       if (ctx.state !== state) return;
       show(el("tt-feed-box"), lines.length > 0);
-      setText(el("tt-feed-box-title"), `Rerolls of game ${state.current}`);
+      setText(el("tt-feed-box-title"), `Rerolls of game ${feed.game(state)}`);
       el("tt-feed").start = lines.length;
       el("tt-feed").replaceChildren(...lines.toReversed().slice(0, FEED_LINES).map((line) => h("li", {}, line.text))); // newest first
     });
