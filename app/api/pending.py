@@ -58,6 +58,9 @@ class KeepsAnswers(Protocol):
 
     async def recover_answers(self, code: str) -> int: ...
 
+    @property
+    def min_replicas(self) -> int: ...
+
 
 @dataclass(slots=True)
 class Sent:
@@ -139,7 +142,10 @@ class Pending:
             if self._bus is not None:
                 await self._bus.recover_answers(code)
             waiting = self._waiting(code)
-            if any(sent.envelope.id is not None for _, sent in waiting):
+            # With replicas, a record read here may be a commit not yet confirmed (and
+            # then taken back): only the re-submit below answers from it.
+            tentative = self._bus is not None and self._bus.min_replicas > 0
+            if not tentative and any(sent.envelope.id is not None for _, sent in waiting):
                 snapshot = await self._registry.snapshot(code)
                 accepted = snapshot["accepted"] if snapshot else {}
                 for key, sent in waiting:
