@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.metrics = metrics
         await bus.start(hub.on_frame, hub.on_reply)
         await registry.start()
-        limits = AddressLimits(settings, registry.exists)
+        limits = AddressLimits(settings, registry.exists, getattr(bus, "tally", None))
         app.state.services = Services(settings, games, bus, registry, hub, limits)
         gc.collect()
         gc.freeze()  # start-up objects never need scanning again: shorter GC pauses

@@ -110,7 +110,7 @@ class Session:
 
     async def _open(self) -> None:
         services, hub = self.services, self.services.hub
-        if not self._admitted_by_limits():
+        if not self._admitted_by_limits() or not await self._admitted_across_processes():
             return
         identity = await self._admit()
         if identity is None or self._gone:
@@ -156,6 +156,20 @@ class Session:
             return False
         self._counted = spectator
         return True
+
+    async def _admitted_across_processes(self) -> bool:
+        """The same shares counted by every process sharing Redis (app/api/limits.py)."""
+        limits, spectator = self.services.limits, bool(self._counted)
+        try:
+            refusal = await limits.share_socket(self.address, self.code, spectator)
+        except BusUnavailable:
+            refusal = UNREACHABLE
+        if refusal is None:
+            return True
+        limits.close_socket(self.address, self.code, spectator, shared=False)
+        self._counted = None
+        self.wire.close(CLOSE_TRY_LATER, refusal)
+        return False
 
     async def _admit(self) -> Sender | None:
         """Who this socket is in the room, or None once it is closed with the reason."""

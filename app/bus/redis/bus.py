@@ -58,6 +58,7 @@ from app.bus.redis.sentinel import SCHEME as SENTINEL_SCHEME
 from app.bus.redis.sentinel import primary
 from app.bus.redis.shards import ShardedSubscriber
 from app.bus.redis.subscriber import Subscriber
+from app.bus.redis.tally import RedisTally
 from app.bus.redis.wire import (
     CLAIM,
     COMMIT,
@@ -152,6 +153,8 @@ class RedisBus:
         self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
         self._listener: asyncio.Task[None] | None = None
         self._answers = Answers(self.node_id, self._mux.execute, self._call)
+        # Per-address shares counted by every process together (app/api/limits.py).
+        self.tally = RedisTally(self.node_id, self._script, node_ttl_seconds)
 
     # -- life -----------------------------------------------------------------------
     async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:
@@ -168,6 +171,7 @@ class RedisBus:
             self._listener.cancel()
             await asyncio.gather(self._listener, return_exceptions=True)
         self._answers.close()
+        self.tally.close()
         await self._mux.close()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
@@ -201,6 +205,9 @@ class RedisBus:
             if isinstance(self._mux, Multiplexer):
                 await self._mux.reset(str(error))
             raise BusUnavailable(str(error)) from error
+
+    async def _script(self, body: str, keys: list[Any], args: list[Any]) -> Any:
+        return await self._call(lambda: self._mux.script(body, keys, args))
 
     def _rehome(self) -> None:
         if isinstance(self._subscriber, Subscriber):
@@ -381,8 +388,12 @@ class RedisBus:
         assert isinstance(self._mux, Multiplexer)
         mux, replicas = self._mux, self._replicas
         keys = [key(code, p) for p in ("lease", "snap", "log", "cursor", "cmds", "epoch")]
-        args = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, len(entries)]
         before, previous = replicas.before.get(code, (None, None))
+        if before is None or previous is None:  # not restored through this bus: unknown
+            self._forget_owned(code)
+            return False
+        args = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, previous]
+        args.append(len(entries))
         done, confirmed = await self._call(
             lambda: replicas.written(mux, COMMIT_HELD, keys, [*args, *entries])
         )
@@ -398,12 +409,11 @@ class RedisBus:
         # Not confirmed in time: take it back while the lease is ours, then say so.
         self._on_error()
         self._forget_owned(code)
-        if before is not None and previous is not None:
-            revert = [self._lease(epoch), before, len(entries), previous, cursor, self.ttl_ms]
-            undo_keys = keys[:5]
-            with contextlib.suppress(BusUnavailable):
-                if await self._call(lambda: mux.script(REVERT, undo_keys, revert)):
-                    replicas.refused(mux, replies)
+        revert = [self._lease(epoch), before, len(entries), previous, cursor, self.ttl_ms]
+        undo_keys = keys[:5]
+        with contextlib.suppress(BusUnavailable):
+            if await self._call(lambda: mux.script(REVERT, undo_keys, revert)):
+                replicas.refused(mux, replies)
         await mux.reset("the replicas did not confirm a commit")  # ask Sentinel again
         return False
 

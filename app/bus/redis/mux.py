@@ -143,7 +143,10 @@ class Multiplexer:
         chunks, self._outgoing = self._outgoing, []
         if connection is not self._connection or connection._writer is None:
             return  # dropped meanwhile: its callers were failed
-        connection._writer.writelines(chunks)
+        try:
+            connection._writer.writelines(chunks)
+        except (RuntimeError, OSError) as error:  # closed under us: fail its callers now
+            asyncio.get_running_loop().create_task(self._drop(error, connection))
 
     async def _read(self, connection: Any) -> None:
         try:
