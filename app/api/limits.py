@@ -270,7 +270,9 @@ class AddressLimits:
             taken.append(name)
         return None
 
-    def close_socket(self, key: str | None, code: str, spectator: bool, shared: bool = True) -> None:
+    def close_socket(
+        self, key: str | None, code: str, spectator: bool, shared: bool = True
+    ) -> None:
         """`shared`: give back the shares `share_socket` took for this socket, too."""
         self._count(key, code, spectator, -1)
         if shared and self.shared is not None:

@@ -44,6 +44,14 @@ def unavailable(payload: bytes) -> bytes:
     )
 
 
+def _send(mux: Multiplexer, *command: Any) -> None:
+    """Posted with the next write, not awaited: a failure is the lost connection's, whose
+    callers all fail with it (and the answers' recovery path covers what it took)."""
+    future = mux.post(*command)
+    if future is not None:
+        future.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+
 class Replicas:
     def __init__(
         self,
@@ -110,10 +118,11 @@ class Replicas:
         from the room's `accepted` ids or a re-submit: app/api/pending.py)."""
         tail, frames, answers = room
         if message:
-            mux.post("SET", tail, message, "PX", ttl_ms)
-            mux.post("PUBLISH", frames, message)
+            _send(mux, "SET", tail, message, "PX", ttl_ms)
+            _send(mux, "PUBLISH", frames, message)
         for reply in replies:
-            mux.post(
+            _send(
+                mux,
                 "XADD",
                 answers,
                 "MAXLEN",
@@ -127,19 +136,23 @@ class Replicas:
                 "p",
                 reply.payload,
             )
-            mux.post(
+            _send(
+                mux,
                 "PUBLISH",
                 node_channel(reply.node),
                 b"R" + reply.key.encode() + b"\n" + reply.payload,
             )
         if replies:
-            mux.post("PEXPIRE", answers, ttl_ms)
+            _send(mux, "PEXPIRE", answers, ttl_ms)
 
     @staticmethod
     def refused(mux: Multiplexer, replies: Sequence[Reply]) -> None:
         """The senders of a commit taken back are answered `unavailable`."""
         for reply in replies:
             payload = unavailable(reply.payload)
-            mux.post(
-                "PUBLISH", node_channel(reply.node), b"R" + reply.key.encode() + b"\n" + payload
+            _send(
+                mux,
+                "PUBLISH",
+                node_channel(reply.node),
+                b"R" + reply.key.encode() + b"\n" + payload,
             )
