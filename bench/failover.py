@@ -25,7 +25,7 @@ from tests.cluster.failover_drill import set_up, tear_down
 async def main(kills: int, rooms: int, min_replicas: int) -> int:
     workdir = tempfile.mkdtemp(prefix="bankit-failover-")  # kept: the servers' logs
     print(f"logs in {workdir}")
-    env = {"BANKIT_REDIS_MIN_REPLICAS": str(min_replicas), "BANKIT_LOG_LEVEL": "warning"}
+    env = {"BANKIT_REDIS_MIN_REPLICAS": str(min_replicas)}
     drill = await set_up(Path(workdir), rooms=rooms, env=env)
     try:
         await drill.run(kills)

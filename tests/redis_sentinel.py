@@ -22,7 +22,7 @@ SERVICE = "bankit"
 # refuses writes (every server may be promoted, so every server has it).
 GUARD = ("--min-replicas-to-write", "1", "--min-replicas-max-lag", "5")
 QUICK = ("--repl-diskless-sync-delay", "0")  # a returning replica syncs at once
-DOWN_AFTER_MS = 1000  # lower, and a loaded machine's pauses look like deaths
+DOWN_AFTER_MS = 2000  # lower, and a loaded machine's pauses look like deaths
 FAILOVER_TIMEOUT_MS = 2000
 
 
@@ -157,6 +157,7 @@ class FailoverGroup:
         # Back empty, as a replica of the new primary (as an operator's restart would:
         # the sentinels alone take ~10 s to turn a returning primary into a replica).
         self.server(old).replica_of = new
+        (self.server(old).workdir / "dump.rdb").unlink(missing_ok=True)  # a full sync's copy
         self.server(old).start()
         self.wait_replicated(self.server(new), len(self.servers) - 1, timeout)
         return old, new, killed

@@ -12,7 +12,9 @@ itself re-reads the rooms' durable answer streams after a break in its subscript
 (app/bus/redis/answers.py). For what is still missing, the sweeper, per room:
 - after `LOOK_AFTER` s (then every `LOOK_EVERY` s): asks the bus to read the room's
   answer stream again, then looks the command's `id` up in the room snapshot's
-  `accepted` map (`{principal: {id: seq}}`) and answers `ack` with the recorded seq;
+  `accepted` map (`{principal: {id: seq}}`) and answers `ack` with the recorded seq
+  (not when commits wait for replicas: a record read then may be one not yet
+  confirmed, and later taken back; the re-submit answers instead);
 - after `RESUBMIT_AFTER` s (then every `RESUBMIT_EVERY` s): submits the same envelope
   again, with the same `id` and key: the room dedupes by id, so it is applied once, and
   whichever answer comes first is the one handed on;

@@ -26,6 +26,8 @@ from tests.redis_sentinel import FailoverGroup
 
 ANSWER_SECONDS = 30.0  # the pending table answers within 20 s, whatever happens
 DICE = ([1, 2], [3, 3], [2, 4], [5, 1])  # never a 7: rounds end when everyone banked
+ROLLS = 20  # rolls before the banks
+PACE = 0.02  # seconds between sends: a socket's rate limit (100/s) is for people, not loops
 
 
 @dataclass
@@ -58,6 +60,7 @@ class Drill:
         sent = time.monotonic()
         while True:
             client = room.clients[who]
+            await asyncio.sleep(PACE)
             try:
                 answer = await client.command(timeout=ANSWER_SECONDS, id=command_id, **command)
             except ConnectionError:  # closed by the server: not a send on an open socket
@@ -69,7 +72,8 @@ class Drill:
                     )
                 continue
             except TimeoutError:
-                room.unanswered.append(f"{command_id} sent {sent:.2f}")
+                seen = [m for m in client.messages[-5:] if m.get("type") != "state"]
+                room.unanswered.append(f"{command_id} after {time.monotonic() - sent:.1f} s {seen}")
                 return
             if answer["type"] == "ack":
                 room.acked[int(answer["seq"])] = (kind, detail)
@@ -86,7 +90,7 @@ class Drill:
         await self.send(room, "banker", "start", None, type="start")
         turn = 0
         while not self._stop.is_set():
-            for step in range(3):
+            for step in range(ROLLS):  # long rounds: the game's 100 rounds outlast the drill
                 dice = DICE[(turn + step) % len(DICE)]
                 await self.send(room, "banker", "roll", dice, type="roll", dice=dice)
             turn += 1

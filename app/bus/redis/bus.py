@@ -162,9 +162,10 @@ class RedisBus:
         self._answers.on_reply = on_reply
         listen = self._subscriber.listen_forever()
         self._listener = asyncio.create_task(listen, name="redis-subscriber")
-        with contextlib.suppress(TimeoutError):  # start anyway: it keeps retrying
+        with contextlib.suppress(TimeoutError, BusUnavailable):  # start anyway: it retries
             async with asyncio.timeout(2):
                 await self._connected.wait()
+                await self._needed()
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -213,6 +214,12 @@ class RedisBus:
         if isinstance(self._subscriber, Subscriber):
             self._subscriber.rehome()
 
+    async def _needed(self) -> int:
+        """Replicas a write must reach; decided at the first connection when not set."""
+        if self._replicas.wanted is None and isinstance(self._mux, Multiplexer):
+            await self._call(lambda: self._mux.execute("PING"))  # connects: ROLE decides
+        return self._replicas.needed
+
     @property
     def min_replicas(self) -> int:
         """Replicas a commit must reach before it is answered (0: answered at once)."""
@@ -257,7 +264,7 @@ class RedisBus:
     async def claim(self, code: str) -> int | None:
         keys = [key(code, "snap"), key(code, "lease"), key(code, "epoch")]
         args = [self.node_id, self.lease_ms, self.ttl_ms]
-        if self._replicas.needed and isinstance(self._mux, Multiplexer):
+        if await self._needed() and isinstance(self._mux, Multiplexer):
             mux = self._mux
             reply, confirmed = await self._call(
                 lambda: self._replicas.written(mux, CLAIM, keys, args)
@@ -266,7 +273,8 @@ class RedisBus:
             if epoch > 0 and not confirmed:  # replicas out of reach: own nothing now
                 await self.release(code, epoch)
                 raise BusUnavailable(f"room {code}: the replicas did not confirm the claim")
-            self._replicas.restoring.add(code)
+            if epoch > 0:
+                self._replicas.restoring.add(code)
         else:
             epoch = int(await self._call(lambda: self._mux.script(CLAIM, keys, args)))
         if epoch <= 0:
@@ -347,7 +355,7 @@ class RedisBus:
         replies: Sequence[Reply] = (),
     ) -> bool:
         message = encode_frames(cursor, frames) if frames else b""
-        if self._replicas.needed and isinstance(self._mux, Multiplexer):
+        if await self._needed() and isinstance(self._mux, Multiplexer):
             return await self._commit_confirmed(
                 code, epoch, cursor, snapshot, entries, message, replies
             )
@@ -413,7 +421,7 @@ class RedisBus:
         undo_keys = keys[:5]
         with contextlib.suppress(BusUnavailable):
             if await self._call(lambda: mux.script(REVERT, undo_keys, revert)):
-                replicas.refused(mux, replies)
+                await self._call(lambda: replicas.refused(mux, replies))
         await mux.reset("the replicas did not confirm a commit")  # ask Sentinel again
         return False
 

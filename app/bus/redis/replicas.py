@@ -146,13 +146,15 @@ class Replicas:
             _send(mux, "PEXPIRE", answers, ttl_ms)
 
     @staticmethod
-    def refused(mux: Multiplexer, replies: Sequence[Reply]) -> None:
+    async def refused(mux: Multiplexer, replies: Sequence[Reply]) -> None:
         """The senders of a commit taken back are answered `unavailable`."""
-        for reply in replies:
-            payload = unavailable(reply.payload)
-            _send(
-                mux,
+        answers = [
+            (
                 "PUBLISH",
-                node_channel(reply.node),
-                b"R" + reply.key.encode() + b"\n" + payload,
+                node_channel(r.node),
+                b"R" + r.key.encode() + b"\n" + unavailable(r.payload),
             )
+            for r in replies
+        ]
+        if answers:
+            await mux.pipeline(*answers)

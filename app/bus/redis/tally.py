@@ -6,7 +6,8 @@ nodes scored by when their counts lapse. `take` is one script: it drops the coun
 processes whose lease lapsed (a crashed process leaks nothing for longer than a lease),
 sums the rest, and counts one in only under the limit, so that processes racing for
 the last place cannot both win. Each process renews the lease of every share it holds
-a third of the way (`node_ttl_seconds`). The clock is Redis's own (`TIME`).
+a third of the way (`node_ttl_seconds`), and with it its own count there (which heals a
+give lost on the way, or counts a promotion lost). The clock is Redis's own (`TIME`).
 """
 
 from __future__ import annotations
@@ -41,9 +42,12 @@ if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS
 return 1
 """
 
+# The process's own count is the truth: renewing restores it (a give lost on the way,
+# a count lost with a promotion).
 RENEW = """
 local now = redis.call('TIME')
 local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[2], ms + tonumber(ARGV[2]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], 2 * ARGV[2])
 redis.call('PEXPIRE', KEYS[2], 2 * ARGV[2])
@@ -97,8 +101,8 @@ class RedisTally:
         while self._held:
             await asyncio.sleep(self._lease_ms / 3000)
             renewals = [
-                self._script(RENEW, _keys(name), [self._node, self._lease_ms])
-                for name in list(self._held)
+                self._script(RENEW, _keys(name), [self._node, self._lease_ms, count])
+                for name, count in list(self._held.items())
             ]
             failed = await asyncio.gather(*renewals, return_exceptions=True)
             if any(isinstance(result, BaseException) for result in failed):
