@@ -27,6 +27,7 @@ from tests.redis_sentinel import FailoverGroup
 ANSWER_SECONDS = 30.0  # the pending table answers within 20 s, whatever happens
 DICE = ([1, 2], [3, 3], [2, 4], [5, 1])  # never a 7: rounds end when everyone banked
 ROLLS = 20  # rolls before the banks
+BETWEEN = 10  # commands acknowledged in every room between two kills
 PACE = 0.02  # seconds between sends: a socket's rate limit (100/s) is for people, not loops
 
 
@@ -101,15 +102,16 @@ class Drill:
     async def kill(self) -> None:
         """Kill the primary mid-round; wait until every room has had an answer to a
         command sent after the kill (play resumed)."""
-        await self._flowing(time.monotonic())
+        await self._flowing(time.monotonic(), acks=BETWEEN)  # in play, mid-round
         old, new, killed = await asyncio.to_thread(self.group.kill_primary)
         self.promotions.append((old, new))
         await self._flowing(killed)
         self.resumed.append(max(self._first_after(room, killed) for room in self.rooms) - killed)
 
-    async def _flowing(self, since: float, timeout: float = 30.0) -> None:
+    async def _flowing(self, since: float, timeout: float = 30.0, acks: int = 1) -> None:
+        """Until every room has had `acks` answers to commands sent since `since`."""
         deadline = time.monotonic() + timeout
-        while any(self._first_after(room, since) == float("inf") for room in self.rooms):
+        while any(self._acked_since(room, since) < acks for room in self.rooms):
             if time.monotonic() > deadline:
                 stuck = [
                     f"{room.table.code}: answers {len(room.answers)}, unanswered "
@@ -118,6 +120,10 @@ class Drill:
                 ]
                 raise AssertionError(f"play did not resume within {timeout} s: {stuck}")
             await asyncio.sleep(0.05)
+
+    @staticmethod
+    def _acked_since(room: Room, since: float) -> int:
+        return sum(1 for sent, _ in room.answers if sent >= since)
 
     @staticmethod
     def _first_after(room: Room, since: float) -> float:
