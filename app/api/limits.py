@@ -88,29 +88,38 @@ class Counts:
 
 
 class Tally(Protocol):
-    """Named shares counted by every process together (app/bus/redis/tally.py)."""
+    """Named shares counted by every process together (app/bus/redis/tally.py): `take`
+    and `give` what a process holds while it lives (sockets), `count` and `uncount`
+    what is kept (seats)."""
 
     async def take(self, name: str, limit: int) -> bool: ...
 
     def give(self, name: str) -> None: ...
 
+    async def count(self, name: str, limit: int) -> bool: ...
 
-class LocalTally:
-    """The one-process `Tally`: counts in memory (taken without suspending, so requests
-    racing for the last place cannot both win)."""
+    def uncount(self, name: str) -> None: ...
+
+
+class LocalCounts:
+    """One process's kept counts (seats): counted without suspending, so requests racing
+    for the last place cannot both win; the longest unused name is forgotten first."""
 
     def __init__(self) -> None:
-        self._counts = Counts()
+        self._counts: OrderedDict[str, int] = OrderedDict()
 
-    async def take(self, name: str, limit: int) -> bool:
-        if self._counts[name] >= limit:
+    async def count(self, name: str, limit: int) -> bool:
+        if self._counts.get(name, 0) >= limit:
             return False
-        self._counts.add(name, 1)
+        self._counts[name] = self._counts.get(name, 0) + 1
+        self._counts.move_to_end(name)
+        if len(self._counts) > MAX_ADDRESSES:
+            self._counts.popitem(last=False)
         return True
 
-    def give(self, name: str) -> None:
-        if self._counts[name] > 0:
-            self._counts.add(name, -1)
+    def uncount(self, name: str) -> None:
+        if self._counts.get(name, 0) > 0:
+            self._counts[name] -= 1
 
 
 def retry_after(seconds: float) -> str:
@@ -149,7 +158,7 @@ class AddressLimits:
         self.settings = settings
         # Shares that several processes count together (Redis), or None: one process.
         self.shared = shared
-        self.tally: Tally = shared or LocalTally()  # seats, counted before the route runs
+        self.kept: Tally | LocalCounts = shared or LocalCounts()  # seats, before the route
         self._reservations = itertools.count(1)
         self.exempt = {client_key(a.strip()) for a in settings.exempt_addresses.split(",")}
         self.alive = alive  # whether a room still exists (freed rooms leave the quota)
@@ -182,7 +191,7 @@ class AddressLimits:
     async def check_create(self, key: str | None) -> str | None:
         """Reserve a live room of the address's quota before the route runs (requests
         that come together cannot all pass): the reservation, which `created` turns
-        into the room's code and `not_created` gives back."""
+        into the room's code or gives back."""
         if key is None:
             return None
         codes = self.rooms.setdefault(key, [])
@@ -222,14 +231,14 @@ class AddressLimits:
         if wait:
             raise Refused("rate_limited", "Too many joins: wait.", wait)
         limit = self.settings.seats_per_address_in_room
-        if not await self.tally.take(seat_share(key, code), limit):
+        if not await self.kept.count(seat_share(key, code), limit):
             message = "This address has taken as many seats in this room as it may."
             raise Refused("too_many_seats", message, QUOTA_RETRY_SECONDS)
         self.joins.take(key)
 
     def not_joined(self, key: str | None, code: str) -> None:
         if key is not None:
-            self.tally.give(seat_share(key, code))
+            self.kept.uncount(seat_share(key, code))
 
     # -- sockets ------------------------------------------------------------------------
     def open_socket(self, key: str | None, code: str, spectator: bool) -> str | None:

@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.errors import error_response
 from app.api.limits import AddressLimits, Refused, retry_after
+from app.bus.base import BusUnavailable
 
 
 class FairShares:
@@ -48,6 +49,10 @@ class FairShares:
             answer = error_response(429, refused.code, refused.message)
             answer.headers["Retry-After"] = retry_after(refused.wait)
             await answer(scope, receive, send)
+            return
+        except BusUnavailable:  # the shares are counted in Redis, out of reach
+            message = "The game store is unreachable; retrying helps."
+            await error_response(503, "unavailable", message)(scope, receive, send)
             return
         status = 0
         body = bytearray()

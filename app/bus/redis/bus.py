@@ -154,7 +154,7 @@ class RedisBus:
         self._listener: asyncio.Task[None] | None = None
         self._answers = Answers(self.node_id, self._mux.execute, self._call)
         # Per-address shares counted by every process together (app/api/limits.py).
-        self.tally = RedisTally(self.node_id, self._script, node_ttl_seconds)
+        self.tally = RedisTally(self.node_id, self._script, node_ttl_seconds, room_ttl_seconds)
 
     # -- life -----------------------------------------------------------------------
     async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:

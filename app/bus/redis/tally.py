@@ -54,6 +54,20 @@ redis.call('PEXPIRE', KEYS[2], 2 * ARGV[2])
 return 1
 """
 
+# Counted for good (a seat a join took): a counter under its limit, kept as long as a
+# room is (its TTL), given back only when the route that took it failed.
+COUNT = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+UNCOUNT = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
+return 1
+"""
+
 Script = Callable[[str, list[Any], list[Any]], Awaitable[Any]]
 
 
@@ -61,13 +75,21 @@ def _keys(name: str) -> list[Any]:
     return [f"bankit:share:{{{name}}}", f"bankit:share:{{{name}}}:lease"]
 
 
-class RedisTally:
-    """`take`/`give` of named shares, counted in Redis by every process together."""
+def _counter(name: str) -> str:
+    return f"bankit:share:{{{name}}}:count"
 
-    def __init__(self, node: str, script: Script, lease_seconds: float) -> None:
+
+class RedisTally:
+    """Named shares counted in Redis by every process together: `take`/`give` for what a
+    process holds while it lives (sockets), `count`/`uncount` for what is kept (seats)."""
+
+    def __init__(
+        self, node: str, script: Script, lease_seconds: float, kept_seconds: float
+    ) -> None:
         self._node = node
         self._script = script
         self._lease_ms = int(lease_seconds * 1000)
+        self._kept_ms = int(kept_seconds * 1000)
         self._held: dict[str, int] = {}  # what this process holds, renewed while it lives
         self._renewer: asyncio.Task[None] | None = None
 
@@ -94,8 +116,21 @@ class RedisTally:
         task.add_done_callback(lambda _: None)
 
     async def _give(self, name: str) -> None:
-        with contextlib.suppress(Exception):  # the lease lapses if this never lands
+        with contextlib.suppress(Exception):  # the next renewal puts the count right
             await self._script(GIVE, _keys(name), [self._node])
+
+    async def count(self, name: str, limit: int) -> bool:
+        """Count one in for good (all processes together); False: the share is full."""
+        return bool(await self._script(COUNT, [_counter(name)], [limit, self._kept_ms]))
+
+    def uncount(self, name: str) -> None:
+        """Give back what `count` took (the work it was taken for failed)."""
+
+        async def uncount() -> None:
+            with contextlib.suppress(Exception):  # lost: the count lapses with its TTL
+                await self._script(UNCOUNT, [_counter(name)], [])
+
+        asyncio.get_running_loop().create_task(uncount())
 
     async def _renew_forever(self) -> None:
         while self._held:
