@@ -164,6 +164,6 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _replica_wait_inside_lease(self) -> Settings:
         # A commit the replicas did not confirm is taken back while its lease still holds.
-        if self.redis_replica_wait_seconds >= self.lease_seconds / 2:
+        if self.redis_url and self.redis_replica_wait_seconds >= self.lease_seconds / 2:
             raise ValueError("redis_replica_wait_seconds must be under half of lease_seconds")
         return self

@@ -14,6 +14,7 @@ import pytest
 
 from app.bus.base import Frame, Reply
 from app.bus.redis.bus import RedisBus, key
+from app.bus.redis.sentinel import parse
 from tests.bus.conftest import Recorder, new_code, until
 from tests.redis_server import RedisServer
 
@@ -105,3 +106,11 @@ async def test_a_commit_the_replica_does_not_confirm_is_taken_back_and_refused(
     assert await made.load_log(code) == [b"e1"]
     assert await made.load_cursor(code) == "0"
     assert primary.command("XLEN", key(code, "cmds")).strip() == b":0"
+
+
+def test_a_sentinel_url_names_its_sentinels_service_and_database() -> None:
+    found = parse("redis+sentinel://u:p%40ss@10.0.0.1:26380,sentinel-2/bankit/3")
+    assert found.sentinels == [("10.0.0.1", 26380), ("sentinel-2", 26379)]
+    assert (found.service, found.db, found.username, found.password) == ("bankit", 3, "u", "p@ss")
+    with pytest.raises(ValueError, match="names its service"):
+        parse("redis+sentinel://10.0.0.1:26379")

@@ -44,6 +44,11 @@ def unavailable(payload: bytes) -> bytes:
     )
 
 
+def _answer(reply: Reply, payload: bytes) -> tuple[str, str, bytes]:
+    """The PUBLISH of an answer to its sender's node channel (what COMMIT publishes)."""
+    return ("PUBLISH", node_channel(reply.node), b"R" + reply.key.encode() + b"\n" + payload)
+
+
 def _send(mux: Multiplexer, *command: Any) -> None:
     """Posted with the next write, not awaited: a failure is the lost connection's, whose
     callers all fail with it (and the answers' recovery path covers what it took)."""
@@ -115,7 +120,7 @@ class Replicas:
     ) -> None:
         """A confirmed commit's frames and answers, in order, with the next write (what
         COMMIT does inside its script; an answer lost here is in no stream, and comes
-        from the room's `accepted` ids or a re-submit: app/api/pending.py)."""
+        from the same-id re-submit: app/api/pending.py)."""
         tail, frames, answers = room
         if message:
             _send(mux, "SET", tail, message, "PX", ttl_ms)
@@ -136,25 +141,13 @@ class Replicas:
                 "p",
                 reply.payload,
             )
-            _send(
-                mux,
-                "PUBLISH",
-                node_channel(reply.node),
-                b"R" + reply.key.encode() + b"\n" + reply.payload,
-            )
+            _send(mux, *_answer(reply, reply.payload))
         if replies:
             _send(mux, "PEXPIRE", answers, ttl_ms)
 
     @staticmethod
     async def refused(mux: Multiplexer, replies: Sequence[Reply]) -> None:
         """The senders of a commit taken back are answered `unavailable`."""
-        answers = [
-            (
-                "PUBLISH",
-                node_channel(r.node),
-                b"R" + r.key.encode() + b"\n" + unavailable(r.payload),
-            )
-            for r in replies
-        ]
+        answers = [_answer(reply, unavailable(reply.payload)) for reply in replies]
         if answers:
             await mux.pipeline(*answers)
