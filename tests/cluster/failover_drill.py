@@ -48,9 +48,8 @@ class Drill:
     group: FailoverGroup
     servers: list[ServerProcess]
     rooms: list[Room]
-    resumed: list[float] = field(
-        default_factory=list
-    )  # seconds from each kill to play in every room
+    # Seconds from each kill until every room had an ack for a command sent after it.
+    resumed: list[float] = field(default_factory=list)
     promotions: list[tuple[int, int]] = field(default_factory=list)
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
 
