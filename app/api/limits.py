@@ -284,13 +284,19 @@ class AddressLimits:
     ) -> None:
         """`shared`: give back the shares `share_socket` took for this socket, too."""
         self._count(key, code, spectator, -1)
-        if shared and self.shared is not None:
-            if key is not None:
-                self.shared.give(f"sockets:{key}")
-                if spectator:
-                    self.shared.give(f"spectators:{key}")
+        if shared:
+            self.unshare_socket(key, code, spectator)
+
+    def unshare_socket(self, key: str | None, code: str, spectator: bool) -> None:
+        """Give back what `share_socket` took (a share not held is not given)."""
+        if self.shared is None:
+            return
+        if key is not None:
+            self.shared.give(f"sockets:{key}")
             if spectator:
-                self.shared.give(f"room-spectators:{code.upper()}")
+                self.shared.give(f"spectators:{key}")
+        if spectator:
+            self.shared.give(f"room-spectators:{code.upper()}")
 
     def _count(self, key: str | None, code: str, spectator: bool, delta: int) -> None:
         self.sockets.add(key or "", delta)

@@ -55,6 +55,7 @@ class Session:
         "_backlog",
         "_busy",
         "_counted",
+        "_sharing",
         "_gone",
         "_opening",
         "_present",
@@ -90,6 +91,7 @@ class Session:
         self._gone = False
         self._present = False  # its presence +1 was sent (a -1 follows when it goes)
         self._counted: bool | None = None  # counted in the limits (as a spectator: True)
+        self._sharing = False  # its shares across processes are being taken
 
     # -- opening -------------------------------------------------------------------------
     def start(self) -> None:
@@ -160,14 +162,20 @@ class Session:
     async def _admitted_across_processes(self) -> bool:
         """The same shares counted by every process sharing Redis (app/api/limits.py)."""
         limits, spectator = self.services.limits, bool(self._counted)
+        self._sharing = True  # `disconnected` meanwhile leaves these shares to us
         try:
             refusal = await limits.share_socket(self.address, self.code, spectator)
         except BusUnavailable:
             refusal = UNREACHABLE
+        finally:
+            self._sharing = False
         if refusal is None:
+            if self._gone:  # closed meanwhile
+                limits.unshare_socket(self.address, self.code, spectator)
             return True
-        limits.close_socket(self.address, self.code, spectator, shared=False)
-        self._counted = None
+        if self._counted is not None:  # not given back by `disconnected` yet
+            limits.close_socket(self.address, self.code, spectator, shared=False)
+            self._counted = None
         self.wire.close(CLOSE_TRY_LATER, refusal)
         return False
 
@@ -304,7 +312,8 @@ class Session:
         self._gone = True
         self._backlog.clear()
         if self._counted is not None:
-            self.services.limits.close_socket(self.address, self.code, self._counted)
+            limits = self.services.limits
+            limits.close_socket(self.address, self.code, self._counted, not self._sharing)
             self._counted = None
         if self.conn is not None:
             self.conn.closed()
