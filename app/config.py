@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, NonNegativeInt
+from pydantic import AliasChoices, Field, NonNegativeInt, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -16,8 +16,11 @@ class Settings(BaseSettings):
 
     redis_url: str | None = Field(
         default=None,
-        validation_alias="REDIS_URL",
-        description="Redis backplane; unset = one process, rooms in `store`.",
+        validation_alias=AliasChoices("REDIS_URL", "BANKIT_REDIS_URL"),
+        description=(
+            "Redis backplane; unset = one process, rooms in `store`. `redis://`, "
+            "`redis+cluster://h:p,h:p`, or `redis+sentinel://h:26379,h:26379/<service>`."
+        ),
     )
     redis_cluster: bool = Field(
         False, description="REDIS_URL is a Redis Cluster node (or use `redis+cluster://`)."
@@ -79,6 +82,16 @@ class Settings(BaseSettings):
     node_ttl_seconds: float = Field(5.0, gt=0, description="A process silent this long is dead.")
     room_ttl_seconds: float = Field(
         6 * 3600, gt=0, description="Redis forgets a room this long after its last event."
+    )
+    redis_min_replicas: NonNegativeInt | None = Field(
+        None,
+        description=(
+            "Replicas a commit must reach (WAIT) before it is answered; unset: 1 behind "
+            "Sentinel or when the primary has a replica, else 0 (docs/architecture-redis.md)."
+        ),
+    )
+    redis_replica_wait_seconds: float = Field(
+        0.5, gt=0, description="How long a commit waits for its replicas; then `unavailable`."
     )
 
     # -- The edge: what one client may use, and what the server accepts from anyone --------
@@ -154,3 +167,10 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         None, description="/metrics needs `Bearer <this>`; unset: loopback clients only."
     )
+
+    @model_validator(mode="after")
+    def _replica_wait_inside_lease(self) -> Settings:
+        # A commit the replicas did not confirm is taken back while its lease still holds.
+        if self.redis_url and self.redis_replica_wait_seconds >= self.lease_seconds / 2:
+            raise ValueError("redis_replica_wait_seconds must be under half of lease_seconds")
+        return self

@@ -35,6 +35,8 @@ def make_bus(settings: Settings, metrics: Metrics | None = None) -> Bus:
             room_ttl_seconds=settings.room_ttl_seconds,
             node_ttl_seconds=settings.node_ttl_seconds,
             cluster=settings.redis_cluster,
+            min_replicas=settings.redis_min_replicas,
+            replica_wait_seconds=settings.redis_replica_wait_seconds,
             on_error=metrics.redis_error if metrics else None,
             on_fanout=metrics.fanout_seconds if metrics else None,
         )
@@ -71,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.metrics = metrics
         await bus.start(hub.on_frame, hub.on_reply)
         await registry.start()
-        limits = AddressLimits(settings, registry.exists)
+        limits = AddressLimits(settings, registry.exists, getattr(bus, "tally", None))
         app.state.services = Services(settings, games, bus, registry, hub, limits)
         gc.collect()
         gc.freeze()  # start-up objects never need scanning again: shorter GC pauses

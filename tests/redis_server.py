@@ -19,8 +19,17 @@ from tests.conftest import free_port
 
 
 class RedisServer:
-    def __init__(self, workdir: Path, aof: bool = False, cluster: bool = False) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        aof: bool = False,
+        cluster: bool = False,
+        replica_of: int | None = None,
+        extra: tuple[str, ...] = (),
+    ) -> None:
         self.port = free_port()
+        self.replica_of = replica_of  # a replica of tests/redis_sentinel.py's primary
+        self.extra = extra
         self.workdir = workdir
         self.aof = aof
         self.cluster = cluster  # a master of tests/redis_cluster.py
@@ -50,6 +59,9 @@ class RedisServer:
             config = str(self.workdir / f"nodes-{self.port}.conf")
             args += ["--cluster-enabled", "yes", "--cluster-config-file", config]
             args += ["--cluster-port", str(self.bus_port)]  # not port + 10,000: it may be taken
+        if self.replica_of is not None:
+            args += ["--replicaof", "127.0.0.1", str(self.replica_of)]
+        args += list(self.extra)
         with (self.workdir / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

@@ -10,10 +10,12 @@ here is bounded: an address not seen for long enough is forgotten.
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from app.config import Settings
 
@@ -85,9 +87,55 @@ class Counts:
         self.total += delta
 
 
+class Tally(Protocol):
+    """Named shares counted by every process together (app/bus/redis/tally.py): `take`
+    and `give` what a process holds while it lives (sockets), `count` and `uncount`
+    what is kept (seats)."""
+
+    async def take(self, name: str, limit: int) -> bool: ...
+
+    def give(self, name: str) -> None: ...
+
+    async def count(self, name: str, limit: int) -> bool: ...
+
+    def uncount(self, name: str) -> None: ...
+
+
+class LocalCounts:
+    """One process's kept counts (seats): counted without suspending, so requests racing
+    for the last place cannot both win; the longest unused name is forgotten first."""
+
+    def __init__(self) -> None:
+        self._counts: OrderedDict[str, int] = OrderedDict()
+
+    async def count(self, name: str, limit: int) -> bool:
+        if self._counts.get(name, 0) >= limit:
+            return False
+        self._counts[name] = self._counts.get(name, 0) + 1
+        self._counts.move_to_end(name)
+        if len(self._counts) > MAX_ADDRESSES:
+            self._counts.popitem(last=False)
+        return True
+
+    def uncount(self, name: str) -> None:
+        if self._counts.get(name, 0) > 0:
+            self._counts[name] -= 1
+
+
 def retry_after(seconds: float) -> str:
     """The Retry-After header's value: whole seconds, at least one."""
     return str(max(1, math.ceil(seconds)))
+
+
+SHARED_REFUSALS = {
+    "sockets": "This address holds as many sockets as it may.",
+    "spectators": "This address watches with as many sockets as it may.",
+    "room-spectators": "This room has as many spectators as it takes.",
+}
+
+
+def seat_share(key: str, code: str) -> str:
+    return f"seats:{key}:{code.upper()}"
 
 
 class Refused(Exception):
@@ -101,15 +149,23 @@ class Refused(Exception):
 class AddressLimits:
     """Every per-address share of one process, and the sockets' share of the server."""
 
-    def __init__(self, settings: Settings, alive: Callable[[str], Awaitable[bool]]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        alive: Callable[[str], Awaitable[bool]],
+        shared: Tally | None = None,
+    ) -> None:
         self.settings = settings
+        # Shares that several processes count together (Redis), or None: one process.
+        self.shared = shared
+        self.kept: Tally | LocalCounts = shared or LocalCounts()  # seats, before the route
+        self._reservations = itertools.count(1)
         self.exempt = {client_key(a.strip()) for a in settings.exempt_addresses.split(",")}
         self.alive = alive  # whether a room still exists (freed rooms leave the quota)
         self.creates = Buckets(settings.room_creates_per_minute, settings.room_create_burst)
         self.joins = Buckets(settings.joins_per_minute, settings.join_burst)
         self.misses = Buckets(settings.unknown_codes_per_minute, settings.unknown_code_burst)
         self.rooms: OrderedDict[str, list[str]] = OrderedDict()  # address -> codes created
-        self.seats: OrderedDict[tuple[str, str], int] = OrderedDict()  # (address, code) -> joins
         self.sockets = Counts()  # by address
         self.spectators = Counts()  # by address
         self.room_spectators = Counts()  # by room code
@@ -132,45 +188,57 @@ class AddressLimits:
             self.misses.take(key)
 
     # -- rooms and seats -----------------------------------------------------------------
-    async def check_create(self, key: str | None) -> None:
+    async def check_create(self, key: str | None) -> str | None:
+        """Reserve a live room of the address's quota before the route runs (requests
+        that come together cannot all pass): the reservation, which `created` turns
+        into the room's code or gives back."""
         if key is None:
-            return
-        codes = self.rooms.get(key, [])
+            return None
+        codes = self.rooms.setdefault(key, [])
         if len(codes) >= self.settings.rooms_per_address:
-            codes[:] = [code for code in codes if await self.alive(code)]
+            dead = [c for c in list(codes) if c[:1] != "?" and not await self.alive(c)]
+            codes[:] = [code for code in codes if code not in dead]  # no await from here
             if len(codes) >= self.settings.rooms_per_address:
                 message = "This address runs as many rooms as it may: finish one first."
                 raise Refused("too_many_rooms", message, QUOTA_RETRY_SECONDS)
         wait = self.creates.take(key)
         if wait:
             raise Refused("rate_limited", "Too many rooms created: wait.", wait)
-
-    def created(self, key: str | None, code: str) -> None:
-        if key is None:
-            return
-        self.rooms.setdefault(key, []).append(code)
+        reservation = f"?{next(self._reservations)}"
+        codes.append(reservation)
         self.rooms.move_to_end(key)
         if len(self.rooms) > MAX_ADDRESSES:
             self.rooms.popitem(last=False)
+        return reservation
 
-    def check_join(self, key: str | None, code: str) -> None:
+    def created(self, key: str | None, reservation: str | None, code: str | None) -> None:
+        """The route answered: 2xx with the room's `code` keeps the place, else (code
+        None) it is given back."""
+        codes = self.rooms.get(key or "")
+        if codes is None or reservation not in codes:
+            return
+        if code is None:
+            codes.remove(reservation)
+        else:
+            codes[codes.index(reservation)] = code
+
+    async def check_join(self, key: str | None, code: str) -> None:
+        """Take a seat of the address's share in the room before the route runs; the
+        route's answer keeps it (2xx) or gives it back (`not_joined`)."""
         if key is None:
             return
-        if self.seats.get((key, code.upper()), 0) >= self.settings.seats_per_address_in_room:
-            message = "This address has taken as many seats in this room as it may."
-            raise Refused("too_many_seats", message, QUOTA_RETRY_SECONDS)
-        wait = self.joins.take(key)
+        wait = self.joins.wait(key)
         if wait:
             raise Refused("rate_limited", "Too many joins: wait.", wait)
+        limit = self.settings.seats_per_address_in_room
+        if not await self.kept.count(seat_share(key, code), limit):
+            message = "This address has taken as many seats in this room as it may."
+            raise Refused("too_many_seats", message, QUOTA_RETRY_SECONDS)
+        self.joins.take(key)
 
-    def joined(self, key: str | None, code: str) -> None:
-        if key is None:
-            return
-        seat = (key, code.upper())
-        self.seats[seat] = self.seats.get(seat, 0) + 1
-        self.seats.move_to_end(seat)
-        if len(self.seats) > MAX_ADDRESSES:
-            self.seats.popitem(last=False)
+    def not_joined(self, key: str | None, code: str) -> None:
+        if key is not None:
+            self.kept.uncount(seat_share(key, code))
 
     # -- sockets ------------------------------------------------------------------------
     def open_socket(self, key: str | None, code: str, spectator: bool) -> str | None:
@@ -192,8 +260,43 @@ class AddressLimits:
         self._count(key, code, spectator, +1)
         return None
 
-    def close_socket(self, key: str | None, code: str, spectator: bool) -> None:
+    async def share_socket(self, key: str | None, code: str, spectator: bool) -> str | None:
+        """The address's (and the room's) socket shares across every process sharing
+        Redis, after `open_socket` counted this one here; None: admitted (or one process)."""
+        if self.shared is None:
+            return None
+        settings, taken = self.settings, list[str]()
+        wanted = [(f"sockets:{key}", settings.sockets_per_address)] if key is not None else []
+        if spectator:
+            if key is not None:
+                wanted.append((f"spectators:{key}", settings.spectators_per_address))
+            wanted.append((f"room-spectators:{code.upper()}", settings.spectators_per_room))
+        for name, limit in wanted:
+            if not await self.shared.take(name, limit):
+                for held in taken:
+                    self.shared.give(held)
+                return SHARED_REFUSALS[name.partition(":")[0]]
+            taken.append(name)
+        return None
+
+    def close_socket(
+        self, key: str | None, code: str, spectator: bool, shared: bool = True
+    ) -> None:
+        """`shared`: give back the shares `share_socket` took for this socket, too."""
         self._count(key, code, spectator, -1)
+        if shared:
+            self.unshare_socket(key, code, spectator)
+
+    def unshare_socket(self, key: str | None, code: str, spectator: bool) -> None:
+        """Give back what `share_socket` took (a share not held is not given)."""
+        if self.shared is None:
+            return
+        if key is not None:
+            self.shared.give(f"sockets:{key}")
+            if spectator:
+                self.shared.give(f"spectators:{key}")
+        if spectator:
+            self.shared.give(f"room-spectators:{code.upper()}")
 
     def _count(self, key: str | None, code: str, spectator: bool, delta: int) -> None:
         self.sockets.add(key or "", delta)

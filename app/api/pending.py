@@ -12,7 +12,9 @@ itself re-reads the rooms' durable answer streams after a break in its subscript
 (app/bus/redis/answers.py). For what is still missing, the sweeper, per room:
 - after `LOOK_AFTER` s (then every `LOOK_EVERY` s): asks the bus to read the room's
   answer stream again, then looks the command's `id` up in the room snapshot's
-  `accepted` map (`{principal: {id: seq}}`) and answers `ack` with the recorded seq;
+  `accepted` map (`{principal: {id: seq}}`) and answers `ack` with the recorded seq
+  (not when commits wait for replicas: a record read then may be one not yet
+  confirmed, and later taken back; the re-submit answers instead);
 - after `RESUBMIT_AFTER` s (then every `RESUBMIT_EVERY` s): submits the same envelope
   again, with the same `id` and key: the room dedupes by id, so it is applied once, and
   whichever answer comes first is the one handed on;
@@ -57,6 +59,9 @@ class KeepsAnswers(Protocol):
     """A bus whose answers outlive pub/sub (RedisBus)."""
 
     async def recover_answers(self, code: str) -> int: ...
+
+    @property
+    def min_replicas(self) -> int: ...
 
 
 @dataclass(slots=True)
@@ -139,7 +144,10 @@ class Pending:
             if self._bus is not None:
                 await self._bus.recover_answers(code)
             waiting = self._waiting(code)
-            if any(sent.envelope.id is not None for _, sent in waiting):
+            # With replicas, a record read here may be a commit not yet confirmed (and
+            # then taken back): only the re-submit below answers from it.
+            tentative = self._bus is not None and self._bus.min_replicas > 0
+            if not tentative and any(sent.envelope.id is not None for _, sent in waiting):
                 snapshot = await self._registry.snapshot(code)
                 accepted = snapshot["accepted"] if snapshot else {}
                 for key, sent in waiting:

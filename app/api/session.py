@@ -55,6 +55,7 @@ class Session:
         "_backlog",
         "_busy",
         "_counted",
+        "_sharing",
         "_gone",
         "_opening",
         "_present",
@@ -90,6 +91,7 @@ class Session:
         self._gone = False
         self._present = False  # its presence +1 was sent (a -1 follows when it goes)
         self._counted: bool | None = None  # counted in the limits (as a spectator: True)
+        self._sharing = False  # its shares across processes are being taken
 
     # -- opening -------------------------------------------------------------------------
     def start(self) -> None:
@@ -110,7 +112,7 @@ class Session:
 
     async def _open(self) -> None:
         services, hub = self.services, self.services.hub
-        if not self._admitted_by_limits():
+        if not self._admitted_by_limits() or not await self._admitted_across_processes():
             return
         identity = await self._admit()
         if identity is None or self._gone:
@@ -156,6 +158,26 @@ class Session:
             return False
         self._counted = spectator
         return True
+
+    async def _admitted_across_processes(self) -> bool:
+        """The same shares counted by every process sharing Redis (app/api/limits.py)."""
+        limits, spectator = self.services.limits, bool(self._counted)
+        self._sharing = True  # `disconnected` meanwhile leaves these shares to us
+        try:
+            refusal = await limits.share_socket(self.address, self.code, spectator)
+        except BusUnavailable:
+            refusal = UNREACHABLE
+        finally:
+            self._sharing = False
+        if refusal is None:
+            if self._gone:  # closed meanwhile
+                limits.unshare_socket(self.address, self.code, spectator)
+            return True
+        if self._counted is not None:  # not given back by `disconnected` yet
+            limits.close_socket(self.address, self.code, spectator, shared=False)
+            self._counted = None
+        self.wire.close(CLOSE_TRY_LATER, refusal)
+        return False
 
     async def _admit(self) -> Sender | None:
         """Who this socket is in the room, or None once it is closed with the reason."""
@@ -290,7 +312,8 @@ class Session:
         self._gone = True
         self._backlog.clear()
         if self._counted is not None:
-            self.services.limits.close_socket(self.address, self.code, self._counted)
+            limits = self.services.limits
+            limits.close_socket(self.address, self.code, self._counted, not self._sharing)
             self._counted = None
         if self.conn is not None:
             self.conn.closed()

@@ -44,6 +44,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
@@ -52,16 +53,22 @@ from app.bus.redis.cluster import SCHEME, ClusterRouter, cluster_seeds
 from app.bus.redis.inbox import READ_COUNT, Inbox
 from app.bus.redis.mux import Multiplexer
 from app.bus.redis.nodes import alive_key, lapsed, live
+from app.bus.redis.replicas import Replicas
+from app.bus.redis.sentinel import SCHEME as SENTINEL_SCHEME
+from app.bus.redis.sentinel import primary
 from app.bus.redis.shards import ShardedSubscriber
 from app.bus.redis.subscriber import Subscriber
+from app.bus.redis.tally import RedisTally
 from app.bus.redis.wire import (
     CLAIM,
     COMMIT,
+    COMMIT_HELD,
     COMMIT_KEYS,
     COMMIT_SHARDED,
     CREATE,
     RELEASE,
     RENEW,
+    REVERT,
     SUBMIT,
     SUBMIT_SHARDED,
     decode_frames,
@@ -74,6 +81,9 @@ __all__ = ["RedisBus", "decode_frames", "encode_frames", "key", "node_channel"]
 
 T = TypeVar("T")
 FAILURES = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
+# Refusals of a primary that cannot take writes now (a demoted one, one cut off from its
+# replicas under `min-replicas-to-write`): the call failed; ask Sentinel again.
+NOT_PRIMARY = {"READONLY", "NOREPLICAS", "MASTERDOWN", "LOADING"}
 ROOM_PARTS = ("snap", "log", "cursor", "cmds", "tail", "lease", "answers")
 
 
@@ -89,6 +99,8 @@ class RedisBus:
         node_ttl_seconds: float = 5.0,
         command_timeout: float = 2.0,
         cluster: bool = False,
+        min_replicas: int | None = None,
+        replica_wait_seconds: float = 0.5,
         on_error: Callable[[], None] | None = None,
         on_fanout: Callable[[float], None] | None = None,
     ) -> None:
@@ -98,15 +110,24 @@ class RedisBus:
         self.node_ttl_ms = int(node_ttl_seconds * 1000)
         self._on_error = on_error or (lambda: None)
         self.cluster = cluster or url.startswith(SCHEME)
+        sentinel = url.startswith(SENTINEL_SCHEME)
         plain, seeds = cluster_seeds(url) if self.cluster else (url, [])
         # No automatic retries: a retried XADD or commit could run twice. RESP2, whose
         # reply shapes (and plain pub/sub messages) are the same in every redis-py.
-        self._redis = aioredis.Redis.from_url(
-            plain,
-            protocol=2,
-            socket_timeout=command_timeout,
-            socket_connect_timeout=command_timeout,
-            retry=Retry(NoBackoff(), 0),
+        self._redis = (
+            primary(url, command_timeout)
+            if sentinel
+            else aioredis.Redis.from_url(
+                plain,
+                protocol=2,
+                socket_timeout=command_timeout,
+                socket_connect_timeout=command_timeout,
+                retry=Retry(NoBackoff(), 0),
+            )
+        )
+        # Acks that survive a promotion (app/bus/redis/replicas.py); not on Redis Cluster.
+        self._replicas = Replicas(
+            0 if self.cluster else min_replicas, replica_wait_seconds, sentinel, self._rehome
         )
         pool, channel = self._redis.connection_pool, node_channel(self.node_id)
         hooks: dict[str, Any] = {
@@ -122,7 +143,7 @@ class RedisBus:
             self._mux = self._router = router = ClusterRouter(seeds, pool, command_timeout)
             self._subscriber = ShardedSubscriber(router, channel, self._many, **hooks)
         else:
-            self._mux = Multiplexer(pool, command_timeout)
+            self._mux = Multiplexer(pool, command_timeout, self._replicas.on_connect)
             self._subscriber = Subscriber(pool, channel, self._many, **hooks)
         self._submit_script = SUBMIT_SHARDED if self.cluster else SUBMIT
         self._commit_script = COMMIT_SHARDED if self.cluster else COMMIT
@@ -132,6 +153,8 @@ class RedisBus:
         self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
         self._listener: asyncio.Task[None] | None = None
         self._answers = Answers(self.node_id, self._mux.execute, self._call)
+        # Per-address shares counted by every process together (app/api/limits.py).
+        self.tally = RedisTally(self.node_id, self._script, node_ttl_seconds, room_ttl_seconds)
 
     # -- life -----------------------------------------------------------------------
     async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:
@@ -139,15 +162,17 @@ class RedisBus:
         self._answers.on_reply = on_reply
         listen = self._subscriber.listen_forever()
         self._listener = asyncio.create_task(listen, name="redis-subscriber")
-        with contextlib.suppress(TimeoutError):  # start anyway: it keeps retrying
+        with contextlib.suppress(TimeoutError, BusUnavailable):  # start anyway: it retries
             async with asyncio.timeout(2):
                 await self._connected.wait()
+                await self._needed()
 
     async def close(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
             await asyncio.gather(self._listener, return_exceptions=True)
         self._answers.close()
+        self.tally.close()
         await self._mux.close()
         with contextlib.suppress(Exception):
             await self._redis.aclose()
@@ -173,6 +198,32 @@ class RedisBus:
         except FAILURES as error:
             self._on_error()
             raise BusUnavailable(str(error) or type(error).__name__) from error
+        except ResponseError as error:
+            said = {getattr(error, "status_code", None), *str(error).split()}
+            if not said & NOT_PRIMARY:
+                raise
+            self._on_error()
+            if isinstance(self._mux, Multiplexer):
+                await self._mux.reset(str(error))
+            raise BusUnavailable(str(error)) from error
+
+    async def _script(self, body: str, keys: list[Any], args: list[Any]) -> Any:
+        return await self._call(lambda: self._mux.script(body, keys, args))
+
+    def _rehome(self) -> None:
+        if isinstance(self._subscriber, Subscriber):
+            self._subscriber.rehome()
+
+    async def _needed(self) -> int:
+        """Replicas a write must reach; decided at the first connection when not set."""
+        if self._replicas.wanted is None and isinstance(self._mux, Multiplexer):
+            await self._call(lambda: self._mux.execute("PING"))  # connects: ROLE decides
+        return self._replicas.needed
+
+    @property
+    def min_replicas(self) -> int:
+        """Replicas a commit must reach before it is answered (0: answered at once)."""
+        return self._replicas.needed
 
     # -- room records -----------------------------------------------------------------
     async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
@@ -181,14 +232,23 @@ class RedisBus:
         return bool(await self._call(lambda: self._mux.script(CREATE, keys, args)))
 
     async def load_snapshot(self, code: str) -> bytes | None:
-        return await self._call(lambda: self._mux.execute("GET", key(code, "snap")))
+        raw: bytes | None = await self._call(lambda: self._mux.execute("GET", key(code, "snap")))
+        if code in self._replicas.restoring:  # the record a new owner restores: kept for REVERT
+            self._replicas.restoring.discard(code)
+            if raw is not None:
+                self._replicas.before[code] = (raw, None)  # its cursor is read next
+        return raw
 
     async def load_log(self, code: str) -> list[bytes]:
         return await self._call(lambda: self._mux.execute("LRANGE", key(code, "log"), 0, -1))
 
     async def load_cursor(self, code: str) -> str:
         raw = await self._call(lambda: self._mux.execute("GET", key(code, "cursor")))
-        return raw.decode() if raw else "0"
+        cursor = raw.decode() if raw else "0"
+        before = self._replicas.before.get(code)
+        if before is not None and before[1] is None:
+            self._replicas.before[code] = (before[0], cursor)
+        return cursor
 
     async def delete_room(self, code: str) -> None:
         parts = (*ROOM_PARTS, "epoch")
@@ -204,7 +264,19 @@ class RedisBus:
     async def claim(self, code: str) -> int | None:
         keys = [key(code, "snap"), key(code, "lease"), key(code, "epoch")]
         args = [self.node_id, self.lease_ms, self.ttl_ms]
-        epoch = int(await self._call(lambda: self._mux.script(CLAIM, keys, args)))
+        if await self._needed() and isinstance(self._mux, Multiplexer):
+            mux = self._mux
+            reply, confirmed = await self._call(
+                lambda: self._replicas.written(mux, CLAIM, keys, args)
+            )
+            epoch = int(reply)
+            if epoch > 0 and not confirmed:  # replicas out of reach: own nothing now
+                await self.release(code, epoch)
+                raise BusUnavailable(f"room {code}: the replicas did not confirm the claim")
+            if epoch > 0:
+                self._replicas.restoring.add(code)
+        else:
+            epoch = int(await self._call(lambda: self._mux.script(CLAIM, keys, args)))
         if epoch <= 0:
             return None
         self._inbox.read_now(code)
@@ -229,6 +301,8 @@ class RedisBus:
     def _forget_owned(self, code: str) -> None:
         self._inbox.forget(code)
         self._committed.pop(code, None)
+        self._replicas.before.pop(code, None)
+        self._replicas.restoring.discard(code)
 
     # -- commands --------------------------------------------------------------------
     def submit_nowait(self, code: str, envelope: bytes) -> bool:
@@ -280,8 +354,12 @@ class RedisBus:
         frames: Sequence[Frame],
         replies: Sequence[Reply] = (),
     ) -> bool:
-        keys = [key(code, part) for part in COMMIT_KEYS]
         message = encode_frames(cursor, frames) if frames else b""
+        if await self._needed() and isinstance(self._mux, Multiplexer):
+            return await self._commit_confirmed(
+                code, epoch, cursor, snapshot, entries, message, replies
+            )
+        keys = [key(code, part) for part in COMMIT_KEYS]
         head = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, message]
         args = [*head, key(code, "frames"), ANSWERS_KEPT, len(entries), *entries]
         args += answer_args(replies)
@@ -303,6 +381,49 @@ class RedisBus:
                 self._on_error,
             )
         return True
+
+    async def _commit_confirmed(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        message: bytes,
+        replies: Sequence[Reply],
+    ) -> bool:
+        """Store, WAIT, then answer; or take the commit back (app/bus/redis/replicas.py)."""
+        assert isinstance(self._mux, Multiplexer)
+        mux, replicas = self._mux, self._replicas
+        keys = [key(code, p) for p in ("lease", "snap", "log", "cursor", "cmds", "epoch")]
+        before, previous = replicas.before.get(code, (None, None))
+        if before is None or previous is None:  # not restored through this bus: unknown
+            self._forget_owned(code)
+            return False
+        args = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, previous]
+        args.append(len(entries))
+        done, confirmed = await self._call(
+            lambda: replicas.written(mux, COMMIT_HELD, keys, [*args, *entries])
+        )
+        if not done:
+            self._forget_owned(code)
+            return False
+        if confirmed:
+            self._committed[code] = time.monotonic()
+            replicas.before[code] = (snapshot, cursor)
+            room = (key(code, "tail"), key(code, "frames"), key(code, "answers"))
+            replicas.published(mux, room, message, replies, self.ttl_ms, ANSWERS_KEPT)
+            return True
+        # Not confirmed in time: take it back while the lease is ours, then say so.
+        self._on_error()
+        self._forget_owned(code)
+        revert = [self._lease(epoch), before, len(entries), previous, cursor, self.ttl_ms]
+        undo_keys = keys[:5]
+        with contextlib.suppress(BusUnavailable):
+            if await self._call(lambda: mux.script(REVERT, undo_keys, revert)):
+                await self._call(lambda: replicas.refused(mux, replies))
+        await mux.reset("the replicas did not confirm a commit")  # ask Sentinel again
+        return False
 
     # -- nodes (heartbeats, for dropping the presence a dead process left behind) -------
     async def heartbeat(self) -> None:

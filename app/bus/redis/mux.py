@@ -20,6 +20,7 @@ import collections
 import contextlib
 import hashlib
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import ConnectionPool
@@ -29,8 +30,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
 class Multiplexer:
-    def __init__(self, pool: ConnectionPool, timeout: float) -> None:
+    def __init__(
+        self,
+        pool: ConnectionPool,
+        timeout: float,
+        on_connect: Callable[[Any], Awaitable[None]] | None = None,
+    ) -> None:
         self._pool = pool
+        self._on_connect = on_connect  # runs on each new connection before any call
         self._timeout = timeout
         self._connection: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -45,12 +52,7 @@ class Multiplexer:
 
     async def execute(self, *args: Any) -> Any:
         connection = self._connection or await self._connect()
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting.append(future)
-        self._outgoing.extend(connection.pack_command(*args))
-        if not self._flush_scheduled:
-            self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush, connection)
+        future = self._queue(connection, args)
         try:
             async with asyncio.timeout(self._timeout):
                 return await future
@@ -60,6 +62,30 @@ class Multiplexer:
             if not future.done():
                 future.cancel()  # its reply, when it comes, is dropped in order
 
+    async def pipeline(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """Several commands written together on ONE connection (a `WAIT` after a script
+        counts that script's writes only there): each reply, or its exception."""
+        connection = self._connection or await self._connect()
+        futures = [self._queue(connection, command) for command in commands]
+        try:
+            async with asyncio.timeout(self._timeout):
+                return list(await asyncio.gather(*futures, return_exceptions=True))
+        except TimeoutError:
+            raise RedisTimeoutError(f"no reply within {self._timeout} s") from None
+        finally:
+            for future in futures:
+                if not future.done():
+                    future.cancel()
+
+    def _queue(self, connection: Any, command: tuple[Any, ...]) -> asyncio.Future[Any]:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        self._outgoing.extend(connection.pack_command(*command))
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush, connection)
+        return future
+
     def post(self, *args: Any) -> asyncio.Future[Any] | None:
         """Send without waiting for the reply (Redis Cluster's publishes after a script),
         in the same write as whatever else goes out this turn; None when not connected.
@@ -67,19 +93,22 @@ class Multiplexer:
         connection = self._connection
         if connection is None:
             return None
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting.append(future)
-        self._outgoing.extend(connection.pack_command(*args))
-        if not self._flush_scheduled:
-            self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush, connection)
-        return future
+        return self._queue(connection, args)
 
-    async def script(self, body: str, keys: list[Any], args: list[Any]) -> Any:
-        """EVALSHA, loading the script once if the server does not know it (after a restart)."""
+    def sha(self, body: str) -> str:
         sha = self._shas.get(body)
         if sha is None:
             sha = self._shas[body] = hashlib.sha1(body.encode()).hexdigest()
+        return sha
+
+    async def reset(self, reason: str) -> None:
+        """Drop the connection (its calls fail): the next call connects again, behind
+        Sentinel to whichever primary it names now."""
+        await self._drop(RedisConnectionError(reason))
+
+    async def script(self, body: str, keys: list[Any], args: list[Any]) -> Any:
+        """EVALSHA, loading the script once if the server does not know it (after a restart)."""
+        sha = self.sha(body)
         try:
             return await self.execute("EVALSHA", sha, len(keys), *keys, *args)
         except NoScriptError:
@@ -97,8 +126,14 @@ class Multiplexer:
             try:
                 async with asyncio.timeout(self._timeout):
                     await connection.connect()  # type: ignore[no-untyped-call]
+                    if self._on_connect is not None:
+                        await self._on_connect(connection)
             except TimeoutError:
                 raise RedisTimeoutError("connect timed out") from None
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await connection.disconnect(nowait=True)
+                raise
             self._connection = connection
             self._reader = asyncio.create_task(self._read(connection), name="redis-mux-reader")
             return connection
@@ -108,7 +143,10 @@ class Multiplexer:
         chunks, self._outgoing = self._outgoing, []
         if connection is not self._connection or connection._writer is None:
             return  # dropped meanwhile: its callers were failed
-        connection._writer.writelines(chunks)
+        try:
+            connection._writer.writelines(chunks)
+        except (RuntimeError, OSError) as error:  # closed under us: fail its callers now
+            asyncio.get_running_loop().create_task(self._drop(error, connection))
 
     async def _read(self, connection: Any) -> None:
         try:

@@ -90,6 +90,13 @@ class Subscriber:
             with contextlib.suppress(Exception):
                 await self._connection.send_command(self._unsubscribe, key(code, "frames"))
 
+    def rehome(self) -> None:
+        """The primary changed (a promotion): leave the old one; the loop reconnects to
+        whichever primary Sentinel names now and replays what it missed."""
+        connection = self._connection
+        if connection is not None:
+            asyncio.get_running_loop().create_task(connection.disconnect(nowait=True))
+
     # -- the connection ----------------------------------------------------------------
     async def listen_forever(self) -> None:
         backoff = BACKOFF_FIRST

@@ -161,3 +161,45 @@ COMMIT_SHARDED = _sharded(
         " 'R' .. k .. '\\n' .. payload)\n": "",
     },
 )
+
+
+# With replicas (`min_replicas` > 0, app/bus/redis/replicas.py) a commit is written in
+# two steps: this script stores the record, fenced as COMMIT is, but publishes and
+# answers nothing; once `WAIT` says enough replicas have it, the bus publishes the frames
+# and the answers itself. A commit the replicas did not confirm in time is taken back
+# with REVERT (its batch's commands with it), so that what was answered `unavailable`
+# is not applied later by whoever owns the room next.
+# The record must also still be the one this owner last wrote (its cursor): after a
+# promotion the new primary may lack the owner's last commits (never answered), and an
+# owner whose lease survived must not append to a log that no longer ends where its own
+# copy does: it steps down, and the room is restored from what the primary has.
+# KEYS: lease snap log cursor cmds epoch
+# ARGV: lease value, lease ms, ttl ms, snapshot, cursor, cursor before, n entries, entries...
+COMMIT_HELD = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if (redis.call('GET', KEYS[4]) or '0') ~= ARGV[6] then return 0 end
+local ttl = ARGV[3]
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
+local n = tonumber(ARGV[7])
+if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 8, 7 + n)) end
+redis.call('PEXPIRE', KEYS[3], ttl)
+redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
+redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
+redis.call('PEXPIRE', KEYS[5], ttl)
+redis.call('PEXPIRE', KEYS[6], ttl)
+return 1
+"""
+
+# KEYS: lease snap log cursor cmds
+# ARGV: lease value, the snapshot before, n entries, the cursor before, the cursor after, ttl
+REVERT = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('GET', KEYS[4]) ~= ARGV[5] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[6])
+local n = tonumber(ARGV[3])
+if n > 0 then redis.call('LTRIM', KEYS[3], 0, -(n + 1)) end
+redis.call('SET', KEYS[4], ARGV[4], 'PX', ARGV[6])
+redis.call('XDEL', KEYS[5], ARGV[5])
+return 1
+"""
