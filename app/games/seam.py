@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 from app.games.rendered import RENDERINGS
 
@@ -215,4 +215,15 @@ class Rules(Protocol[S]):
 
         The room sends the parent `{"type": "report", "code": <its code>, **report}`
         whenever this changes (an undo included); None: nothing to tell."""
+        ...
+
+
+@runtime_checkable
+class ViewChanges(Protocol):
+    """Rules that also say what an event changed in the view (optional; app/games/
+    rendered.py's `ViewParts` answers it from the fields of the state that moved)."""
+
+    def view_changes(self, before: Any, after: Any, connected: Connected) -> dict[str, Any] | None:
+        """The keys of `after`'s view that may differ from `before`'s, rendered, in the
+        view's order; None: render the whole view (a key may come or go)."""
         ...
