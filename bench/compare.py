@@ -25,7 +25,7 @@ memory: RSS growth for 2,000 idle spectators in one room, per socket. With `--ru
 everything is repeated and the tables show medians. Under each bankit step: its event
 loop's lag in the window (/metrics, `bankit_event_loop_lag_seconds`: a timer due every
 50 ms, how late it ran). `--profile DIR`: py-spy samples the bankit (sqlite) server
-during its 500-room window (raw folded stacks in DIR).
+during its 500-room window (`--profile-rooms`; raw folded stacks in DIR/bankit.txt).
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ def start_profile(pid: int, seconds: float, folder: Path) -> subprocess.Popen[by
             "--format",
             "raw",
             "--output",
-            str(folder / "bankit-500.txt"),
+            str(folder / "bankit.txt"),
             "--nonblocking",
             "--idle",
         ],
@@ -294,7 +294,8 @@ def one_run(
     print(HEADER, flush=True)
     for rooms in steps:
         for system in list(alive):
-            profile = args.profile if system == "sqlite" and rooms == 500 and run == 1 else None
+            sampled = system == "sqlite" and rooms == args.profile_rooms and run == 1
+            profile = args.profile if sampled else None
             game = (args.game, args.rounds, args.patches, args.skip_rounds)
             step = run_step(system, rooms, args.warmup, args.seconds, profile, *game)
             if not step.get("ok") and "skipped" not in step:
@@ -487,6 +488,7 @@ def main() -> None:
         "--nice", type=int, default=0, help="e.g. -10 on a busy machine (as root): all ours"
     )
     parser.add_argument("--profile", type=Path, default=None, help="py-spy output folder")
+    parser.add_argument("--profile-rooms", type=int, default=500, help="the step it samples")
     parser.add_argument("--game", choices=sorted(GAMES), default="scripted")
     parser.add_argument("--rounds", type=int, default=None, help="the game's length")
     parser.add_argument(
