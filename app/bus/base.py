@@ -34,8 +34,8 @@ class Frame:
     # A state frame's view, decoded, as the room rendered it: handed over within one
     # process (so the hub patches from it without parsing `text`); never sent on a wire.
     view: Any = field(default=None, compare=False)
-    # Its keys that may differ from the room's previous state frame's view (the room
-    # rendered only them, app/rooms/room.py); None: any. Within one process too.
+    # The view's keys that may differ from the room's previous state frame's (the room
+    # rendered only them, app/rooms/room.py); None: any (always, from another process).
     changed: tuple[str, ...] | None = field(default=None, compare=False)
 
 
