@@ -22,7 +22,7 @@ from app.api.connection import (
     Connection,
 )
 from app.api.framing import text_frame
-from app.api.patch import diff
+from app.api.patch import diff, diff_keys
 from app.api.pending import Pending
 from app.bus.base import GONE, Bus, BusUnavailable, Frame
 from app.rooms import outgoing
@@ -132,7 +132,10 @@ class Hub:
         if previous is None or previous[0] >= frame.seq:
             return None
         base, old = previous
-        ops = diff(old, view)
+        if frame.changed is not None and base == frame.seq - 1:  # the room says what moved
+            ops = diff_keys(old, view, frame.changed)
+        else:
+            ops = diff(old, view)
         text = orjson.dumps({"type": "patch", "seq": frame.seq, "base": base, "ops": ops})
         if len(text) >= len(frame.text):
             return None

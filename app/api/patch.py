@@ -39,6 +39,17 @@ def diff(old: Any, new: Any, path: str = "") -> list[Op]:
     return ops
 
 
+def diff_keys(old: dict[str, Any], new: dict[str, Any], keys: tuple[str, ...]) -> list[Op]:
+    """`diff(old, new)` when the two objects have the same keys, in the same order, and
+    differ only at `keys` (given in that order): the other members are not walked."""
+    ops: list[Op] = []
+    for key in keys:
+        was, value = old[key], new[key]
+        if was is not value and (was != value or type(was) is not type(value)):
+            _changed(was, value, pointer("", key), ops)
+    return ops
+
+
 def _container(old: Any, new: Any) -> bool:
     """Both objects, or both arrays."""
     if isinstance(new, dict):

@@ -34,6 +34,9 @@ class Frame:
     # A state frame's view, decoded, as the room rendered it: handed over within one
     # process (so the hub patches from it without parsing `text`); never sent on a wire.
     view: Any = field(default=None, compare=False)
+    # The view's keys that may differ from the room's previous state frame's (the room
+    # rendered only them, app/rooms/room.py); None: any (always, from another process).
+    changed: tuple[str, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,9 @@ ReplyHandler = Callable[[str, bytes], None]
 
 class BusUnavailable(Exception):
     """The backplane cannot be reached right now; nothing was done."""
+
+
+Committed = Callable[[BusUnavailable | None], None]  # a write's end: None, or its failure
 
 
 class Bus(Protocol):
@@ -161,6 +167,27 @@ class Journal(Protocol):
         entry so far), then publish and answer; nothing to store: publish at once.
 
         False if fenced (then nothing is stored, published or answered)."""
+        ...
+
+    def queued(self, code: str) -> int:
+        """Commands waiting in the room's inbox."""
+        ...
+
+    def append_soon(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        records: Sequence[tuple[bytes, bytes]],
+        snapshot: bytes | None,
+        frames: Sequence[Frame],
+        replies: Sequence[Reply],
+        done: Committed,
+    ) -> bool:
+        """`append` without waiting: False if fenced; else `done` is called once it is
+        stored, published and answered (None), or failed (BusUnavailable, nothing stored).
+        The owner applies a command in the loop turn it arrived in, and every room's
+        writes of that turn go to disk in one transaction (one process)."""
         ...
 
     async def load_journal(self, code: str) -> tuple[int, list[tuple[bytes, bytes | None]]]:

@@ -91,3 +91,53 @@ class Kept(list[Any]):
     def __init__(self, items: Iterable[Any] = ()) -> None:
         super().__init__(items)
         self.encoded: Any = None
+
+
+S = TypeVar("S")
+Connected = Callable[[str], bool]
+Part = Callable[[S, Connected], Any]
+
+
+class ViewParts(Generic[S]):
+    """A game's view as named parts, each with the fields of the state it reads.
+
+    `view` renders every part, in order, then `tail` (the keys a view has only now and
+    then: each of them reads `tail_fields`). `changes` says what an event changed in the
+    view from the state before it and after it: the parts whose fields are other
+    objects now (a state shares the parts an event did not touch, app/games/seam.py's
+    `changed`), rendered; None when a tail field moved (render the whole view). The room
+    then renders only those parts, and the patch for sockets walks only them
+    (app/rooms/room.py); a test replays recorded games of every game to check that the
+    parts changed are rendered as the whole view would be (tests/games/test_view_changes.py)."""
+
+    __slots__ = ("_fields", "_parts", "_tail", "_tail_fields")
+
+    def __init__(
+        self,
+        parts: dict[str, tuple[tuple[str, ...], Part[S]]],
+        tail: Callable[[S], dict[str, Any]],
+        tail_fields: tuple[str, ...],
+    ) -> None:
+        self._parts = parts
+        self._tail = tail
+        self._tail_fields = tail_fields
+        self._fields = tuple({f for fields, _ in parts.values() for f in fields})
+
+    def view(self, state: S, connected: Connected) -> dict[str, Any]:
+        view = {key: render(state, connected) for key, (_, render) in self._parts.items()}
+        tail = self._tail(state)
+        return {**view, **tail} if tail else view
+
+    def changes(self, before: S, after: S, connected: Connected) -> dict[str, Any] | None:
+        """The parts of `after`'s view that may differ from `before`'s, in view order."""
+        if before is after:
+            return {}
+        for name in self._tail_fields:
+            if getattr(before, name) is not getattr(after, name):
+                return None
+        moved = {f for f in self._fields if getattr(before, f) is not getattr(after, f)}
+        return {
+            key: render(after, connected)
+            for key, (fields, render) in self._parts.items()
+            if not moved.isdisjoint(fields)
+        }

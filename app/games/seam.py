@@ -226,3 +226,14 @@ class Followers(Protocol):
     def followers(self, state: Any, principal: str | None) -> Sequence[str]:
         """The rooms where `principal`'s tokens (None: the host's) open a seat or a role."""
         ...
+
+
+@runtime_checkable
+class ViewChanges(Protocol):
+    """Rules that also say what an event changed in the view (optional; app/games/
+    rendered.py's `ViewParts` answers it from the fields of the state that moved)."""
+
+    def view_changes(self, before: Any, after: Any, connected: Connected) -> dict[str, Any] | None:
+        """The keys of `after`'s view that may differ from `before`'s, rendered, in the
+        view's order; None: render the whole view (a key may come or go)."""
+        ...

@@ -1,4 +1,4 @@
-"""The room actor: the one task in the deployment that applies a room's commands.
+"""The room actor: the one owner in the deployment that applies a room's commands.
 
 It reads the room's ordered inbox from the bus, applies each envelope to the `Room`,
 commits the snapshot, the log entries, the inbox cursor and the answers in one fenced
@@ -6,6 +6,11 @@ write (the bus publishes the frames and delivers the answers only once it is sto
 and then carries out the effects the commit recorded. When a commit is refused
 (another process owns the room now) or the bus fails, the task stops and drops its
 in-memory copy.
+
+One process with a journal (SQLite) takes a socket's command in one hop (`take`):
+when nothing is before it (the inbox empty, no write or effect of the room in
+flight) it is applied in the loop turn it arrived in, without queueing it or waking
+the task, and its write joins that turn's group commit; the task applies the rest.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -34,6 +40,17 @@ SNAPSHOT_EVERY = 100  # events between two snapshots of a journaled room (and wh
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+@dataclass(slots=True)
+class Applied:
+    """What a batch of envelopes did, to be written in one go."""
+
+    entries: list[bytes] = field(default_factory=list)
+    notes: list[bytes] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    replies: list[Reply] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
 
 
 class RoomActor:
@@ -69,9 +86,16 @@ class RoomActor:
         self.effects = effects or Effects()
         self.chance = chance  # None: the room's own (its fair dice, or the OS's CSPRNG)
         self.applied = 0
-        self.waiting = False  # for its next commands: stopping it now interrupts nothing
+        self._parked = False  # the task waits for its inbox
+        self._carrying: asyncio.Task[None] | None = None  # effects of a command `take` applied
+        self._failed = False  # a write `take` made failed or was fenced off: it steps down
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """Waiting for its next commands: stopping it now interrupts nothing."""
+        return self._parked and self._applying is None and self._carrying is None
 
     async def snapshot(self) -> bytes:
         """The last committed record with its view, which one process does not store.
@@ -102,6 +126,12 @@ class RoomActor:
             self._stopping = True
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+            if self._carrying is not None:
+                self._carrying.cancel()
+                await asyncio.gather(self._carrying, return_exceptions=True)
+            while self._applying is not None:  # a write `take` made
+                await asyncio.shield(self._applying)
+            stepped_down = stepped_down or self._failed
             if self.journal is not None and self._unsaved and not stepped_down:
                 with contextlib.suppress(BusUnavailable):  # the log has every event anyway
                     await self._save()
@@ -116,9 +146,9 @@ class RoomActor:
         try:
             await self._carry_out(list(self.room.effects.values()))  # left by the last owner
             while True:
-                self.waiting = True
+                self._parked = True
                 batch = await self.bus.read_commands(self.code, self.cursor, block_ms)
-                self.waiting = False
+                self._parked = False
                 if (
                     self.renew_seconds is not None
                     and time.monotonic() - renewed >= self.renew_seconds
@@ -127,6 +157,8 @@ class RoomActor:
                         log.warning("room %s: lease lost, stepping down", self.code)
                         return
                     renewed = time.monotonic()
+                if batch and not await self._settled():
+                    return
                 if batch and not await self._apply(batch):
                     log.warning("room %s: commit fenced off, stepping down", self.code)
                     return
@@ -136,7 +168,7 @@ class RoomActor:
             # Ours (`stop`): end normally. A task that ends cancelled keeps the error,
             # whose traceback holds this frame and the whole room in a cycle that only
             # a full GC frees (thousands of rooms leave memory in a game night).
-            if not self._stopping:
+            if not (self._stopping or self._failed):
                 raise
         finally:
             self.on_exit(self)
@@ -155,15 +187,80 @@ class RoomActor:
 
     async def _apply_batch(self, batch: list[tuple[str, bytes]]) -> list[Effect] | None:
         """Apply and commit the batch: the effects it stored, or None when fenced off."""
-        entries: list[bytes] = []
-        notes: list[bytes] = []
-        frames: list[Frame] = []
-        replies: list[Reply] = []
-        effects: list[Effect] = []
+        done = self._outcomes(envelopes.decode(raw) for _, raw in batch)
+        cursor = batch[-1][0]
+        if self.journal is not None:
+            snapshot = self._snapshot_due(done)
+            committed = await self.journal.append(
+                self.code,
+                self.epoch,
+                cursor,
+                self._records(done),
+                snapshot,
+                done.frames,
+                done.replies,
+            )
+            if committed:
+                self._saved(snapshot)
+        else:
+            stored = self.room.snapshot(with_view=self.store_views)
+            committed = await self.bus.commit(
+                self.code, self.epoch, cursor, stored, done.entries, done.frames, done.replies
+            )
+            if committed:
+                self._stored = stored
+        if not committed:
+            return None
+        self._committed(cursor, done)
+        return done.effects
+
+    def take(self, envelope: envelopes.Envelope) -> bool:
+        """Apply `envelope` now, in one hop, when nothing is before it: one process with a
+        journal, the task waiting on an empty inbox, no write or effect in flight. Its
+        write joins this loop turn's group commit; the answer and the frames go out
+        once it is stored. False: submit it to the inbox instead."""
+        journal = self.journal
+        if journal is None or not self.waiting or self._stopping or self._failed:
+            return False
+        if journal.queued(self.code):
+            return False
+        done = self._outcomes((envelope,))
+        snapshot = self._snapshot_due(done)
+        applying = self._applying = asyncio.get_running_loop().create_future()
+
+        def written(error: BusUnavailable | None) -> None:
+            self._applying = None
+            applying.set_result(error is None)
+            if error is not None:
+                self._step_down(f"its write failed ({error})")
+                return
+            self._saved(snapshot)
+            self._committed(self.cursor, done)
+            if done.effects:
+                self._carrying = asyncio.create_task(self._carry_out_taken(done.effects))
+
+        records = self._records(done)
+        if not journal.append_soon(
+            self.code,
+            self.epoch,
+            self.cursor,
+            records,
+            snapshot,
+            done.frames,
+            done.replies,
+            written,
+        ):
+            self._applying = None
+            applying.set_result(False)
+            self._step_down("commit fenced off")
+        return True
+
+    def _outcomes(self, batch: Iterable[envelopes.Envelope]) -> Applied:
+        """Apply each envelope to the room, in order: what is to be written."""
+        done = Applied()
         now = now_ms()
         room = self.room
-        for _, raw in batch:
-            envelope = envelopes.decode(raw)
+        for envelope in batch:
             tokens = dict(room.tokens) if self.journal is not None else room.tokens
             try:
                 outcome = room.handle(envelope, now, self.chance)
@@ -172,30 +269,45 @@ class RoomActor:
                 command_id = getattr(envelope, "id", None)
                 failed = outgoing.refusal(command_id, "internal_error", "The server failed.")
                 outcome = Outcome(reply=failed)
-            entries.extend(orjson.dumps(entry) for entry in outcome.entries)
+            done.entries.extend(orjson.dumps(entry) for entry in outcome.entries)
             if self.journal is not None and outcome.entries:  # one note per entry
-                notes.extend([b"{}"] * (len(outcome.entries) - 1))
-                notes.append(self._note(envelope, outcome.entries[-1], tokens, outcome.effects))
-            frames.extend(outcome.frames)
-            effects.extend(outcome.effects)
+                done.notes.extend([b"{}"] * (len(outcome.entries) - 1))
+                note = self._note(envelope, outcome.entries[-1], tokens, outcome.effects)
+                done.notes.append(note)
+            done.frames.extend(outcome.frames)
+            done.effects.extend(outcome.effects)
             if outcome.reply is not None and isinstance(envelope, CommandEnvelope) and envelope.key:
-                replies.append(Reply(envelope.node, envelope.key, outcome.reply))
-        cursor = batch[-1][0]
-        if self.journal is not None:
-            committed = await self._append(cursor, entries, notes, frames, replies)
-        else:
-            stored = room.snapshot(with_view=self.store_views)
-            committed = await self.bus.commit(
-                self.code, self.epoch, cursor, stored, entries, frames, replies
-            )
-            if committed:
-                self._stored = stored
-        if not committed:
-            return None
-        self._view = room.view_json
+                done.replies.append(Reply(envelope.node, envelope.key, outcome.reply))
+        return done
+
+    def _committed(self, cursor: str, done: Applied) -> None:
+        self._view = self.room.view_json
         self.cursor = cursor
-        self.applied += len(entries)
-        return effects
+        self.applied += len(done.entries)
+
+    async def _settled(self) -> bool:
+        """Wait for what `take` started (its write, then its effects); False: it failed."""
+        while self._applying is not None:
+            await asyncio.shield(self._applying)
+        if self._carrying is not None:
+            await asyncio.shield(self._carrying)
+        return not self._failed
+
+    def _step_down(self, why: str) -> None:
+        """A write `take` made failed or was fenced off: the room in memory is ahead of
+        what is stored, so it goes (the registry restores it from the store)."""
+        log.warning("room %s: %s, stepping down", self.code, why)
+        self._failed = True
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _carry_out_taken(self, effects: list[Effect]) -> None:
+        try:
+            await self._carry_out(effects)
+        except BusUnavailable:
+            self._step_down("backplane unreachable")
+        finally:
+            self._carrying = None
 
     def _note(
         self,
@@ -220,34 +332,21 @@ class RoomActor:
             note["fair_seed"] = self.room.fair.seed  # the fresh secret: in no log (fair-dice.md)
         return orjson.dumps(note)
 
-    async def _append(
-        self,
-        cursor: str,
-        entries: list[bytes],
-        notes: list[bytes],
-        frames: list[Frame],
-        replies: list[Reply],
-    ) -> bool:
-        """The journal's write: the snapshot only every SNAPSHOT_EVERY events."""
-        assert self.journal is not None
-        self._unsaved += len(entries) or 1  # a batch without event may change presence
-        snapshot = None
-        if self._unsaved >= SNAPSHOT_EVERY and entries:
-            snapshot = self.room.snapshot(with_view=False)
-        committed = await self.journal.append(
-            self.code,
-            self.epoch,
-            cursor,
-            list(zip(entries, notes, strict=True)),
-            snapshot,
-            frames,
-            replies,
-        )
-        if committed:
-            self._stored = snapshot  # None: made when it is read (`snapshot`)
-            if snapshot is not None:
-                self._unsaved = 0
-        return committed
+    def _snapshot_due(self, done: Applied) -> bytes | None:
+        """The journal's snapshot, only every SNAPSHOT_EVERY events."""
+        self._unsaved += len(done.entries) or 1  # a batch without event may change presence
+        if self._unsaved >= SNAPSHOT_EVERY and done.entries:
+            return self.room.snapshot(with_view=False)
+        return None
+
+    @staticmethod
+    def _records(done: Applied) -> list[tuple[bytes, bytes]]:
+        return list(zip(done.entries, done.notes, strict=True))
+
+    def _saved(self, snapshot: bytes | None) -> None:
+        self._stored = snapshot  # None: made when it is read (`snapshot`)
+        if snapshot is not None:
+            self._unsaved = 0
 
     async def _save(self) -> None:
         """Store the room's snapshot (it stops, or goes idle): a restore then replays

@@ -204,8 +204,11 @@ class RoomRegistry:
     def submit_nowait(self, code: str, envelope: envelopes.Envelope) -> bool:
         """`submit` at once when this process runs the room and holds its inbox (one
         process: no I/O, no task switch); False when it takes `submit`."""
-        if code not in self.actors:
+        actor = self.actors.get(code)
+        if actor is None:
             return False
+        if actor.take(envelope):  # one hop: applied now, written with this turn's commit
+            return True
         try:
             return self.bus.submit_nowait(code, envelopes.encode(envelope))
         except KeyError:

@@ -29,6 +29,7 @@ from app.games.seam import (
     Seating,
     Sender,
     Undo,
+    ViewChanges,
 )
 from app.rooms import outgoing, succession
 from app.rooms.chance import SECRET_CHANCE, FairDice, client_seed
@@ -112,6 +113,10 @@ class Room:
         self.updated_at = updated_at
         self.dedupe_limit = dedupe_limit
         self.view: dict[str, Any] = {}
+        rules = self.rules  # do they say what an event changed in the view?
+        self._views_changes = rules.view_changes if isinstance(rules, ViewChanges) else None
+        self._framed = False  # `view` is the view of the last state frame
+        self._changed: tuple[str, ...] | None = None  # its keys that the frame changed
         self._view_json = b""
         self.state_text = ""
         self._render()
@@ -277,7 +282,8 @@ class Room:
         return any(self.presence.values())
 
     def state_frame(self) -> Frame:
-        return Frame(outgoing.STATE, self.seq, self.state_text, self.view)
+        self._framed = True
+        return Frame(outgoing.STATE, self.seq, self.state_text, self.view, self._changed)
 
     # -- applying --------------------------------------------------------------------
     def handle(self, envelope: Envelope, now: int, chance: Chance | None = None) -> Outcome:
@@ -327,6 +333,7 @@ class Room:
         extra: dict[str, Any] = {}
         if fair is not None and event.type != "undo":
             extra = self._fair_extra(fair, envelope, seating, event, seq)
+        before = self.timeline.state
         if event.type == "undo":
             self.timeline.undo(event.data["undone_seq"])
         elif extra:  # the rules read what the fair dice add as a replay of the log does
@@ -350,7 +357,7 @@ class Room:
             outcome.effects.append(stored)
         if command_id is not None:
             self._remember(sender.by, command_id)
-        self._render()
+        self._render(before)
         outcome.frames.insert(0, self.state_frame())
         return outcome
 
@@ -413,7 +420,7 @@ class Room:
             outcome.frames.append(Frame(outgoing.REVOKE, self.seq, " ".join(revoked)))
         if envelope.id is not None:
             self._remember(sender.by, envelope.id)
-        self._render()
+        self._render(self.timeline.state)
         outcome.frames.insert(0, self.state_frame())
         return outcome
 
@@ -554,13 +561,26 @@ class Room:
         host = self.connected(self.rules.creator)
         return outgoing.presence_text(self.connected_map(), host, self.view["handover"])
 
-    def _render(self) -> None:
-        state = self.rules.view(self.timeline.state, self.connected)
-        seated = self.rules.player_ids(self.timeline.state)
+    def _render(self, before: Any = None) -> None:
+        """`before`: the game's state before the event rendered now. When the rules say
+        what an event changed and `view` is the last state frame's, only those parts
+        are rendered, and the frame names them (`Frame.changed`: the patch walks them)."""
+        state = self.timeline.state
+        parts = None
+        if before is not None and self._framed and self._views_changes is not None:
+            parts = self._views_changes(before, state, self.connected)
+        seated = self.rules.player_ids(state)
         handover = self.roles.view(
             seated, self.connected(self.rules.creator), self.policy.host_away_ms
         )
-        view = {"code": self.code, **state, "handover": handover, "seq": self.seq}
+        if parts is None:
+            rendered = self.rules.view(state, self.connected)
+            view = {"code": self.code, **rendered, "handover": handover, "seq": self.seq}
+            self._changed = None
+        else:
+            view = {**self.view, **parts, "handover": handover, "seq": self.seq}
+            self._changed = (*parts, "handover", "seq")
+        self._framed = False
         self.view = view
         self._view_json = encode_view(view)
         self.state_text = outgoing.state_text(self._view_json)

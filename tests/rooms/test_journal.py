@@ -121,9 +121,10 @@ async def test_a_reader_while_a_batch_waits_for_its_commit_reads_after_it(
         actor, bus = registry.actors[code], registry.bus
         assert isinstance(bus, SqliteBus)
         join = command("system", "p1", None, type="join", player_id="p1", name="Ann")
+        while not actor.waiting:  # the actor's task has started and waits for its inbox
+            await asyncio.sleep(0)
         assert registry.submit_nowait(code, join)
-        await asyncio.sleep(0)  # the actor applies it; its commit is due next turn
-        assert actor.room.seq == 2, "applied in memory"
+        assert actor.room.seq == 2, "applied in memory at once (one hop); its commit is due"
         assert len((await bus.load_journal(code))[1]) == 1, "and not yet on disk"
         record = await registry.snapshot(code)
         assert record is not None and record["seq"] == 2
@@ -131,8 +132,39 @@ async def test_a_reader_while_a_batch_waits_for_its_commit_reads_after_it(
 
         second = command("system", "p2", None, type="join", player_id="p2", name="Bob")
         assert registry.submit_nowait(code, second)
-        await asyncio.sleep(0)
         assert actor.room.seq == 3
         bus._db()[0].conn.close()  # the disk fails under the commit
         with pytest.raises(BusUnavailable):
             await actor.snapshot()
+
+
+async def test_a_command_taken_in_one_hop_never_overtakes_the_inbox(tmp_path: Path) -> None:
+    """One process applies a socket's command in the turn it arrives (`RoomActor.take`)
+    only when nothing waits before it; otherwise it queues behind, in arrival order."""
+    async with one_process(tmp_path) as registry:
+        code = (await registry.create(registry.games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
+        actor = registry.actors[code]
+        while not actor.waiting:
+            await asyncio.sleep(0)
+        ann = command("system", "p1", None, type="join", player_id="p1", name="Ann")
+        await registry.submit(code, ann)  # queued: the task applies it when it runs
+        bob = command("system", "p2", None, type="join", player_id="p2", name="Bob")
+        assert registry.submit_nowait(code, bob)
+        assert actor.room.seq == 1, "Bob's join did not overtake Ann's"
+        deadline = time.monotonic() + 10
+        while actor.room.seq < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        record = await registry.snapshot(code)
+        assert record is not None and [p["id"] for p in record["state"]["players"]] == ["p1", "p2"]
+
+        cid = command("banker", None, "c1", type="start")
+        assert registry.submit_nowait(code, cid)  # nothing before it: applied at once
+        assert actor.room.seq == 4 and not actor.waiting, "its write is in flight"
+        assert registry.submit_nowait(code, cid)  # the same id again: queued behind it
+        assert actor.room.seq == 4
+        record = await registry.snapshot(code)
+        assert record is not None and record["seq"] == 4
+        while actor.room.accepted.get("banker", {}).get("c1") != 4 or not actor.waiting:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+        assert actor.room.seq == 4, "the retry was answered from the dedupe table"

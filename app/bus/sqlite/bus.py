@@ -9,6 +9,7 @@ docs/storage.md.
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import sqlite3
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from app.bus.base import BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.base import BusUnavailable, Committed, Frame, FrameHandler, Reply, ReplyHandler
 from app.bus.local import Live, LocalBus
 from app.bus.sqlite.file import (
     WRITER_CACHE_KIB,
@@ -225,17 +226,48 @@ class SqliteBus(LocalBus[_Stored]):
         frames: Sequence[Frame],
         replies: Sequence[Reply] = (),
     ) -> bool:
-        """The `Journal` write: entries with their notes, the snapshot only when given.
+        """The `Journal` write, awaited (see `append_soon`)."""
+        written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def settle(error: BusUnavailable | None) -> None:
+            if written.done():  # its waiter was cancelled (the write landed all the same)
+                return
+            if error is None:
+                written.set_result(None)
+            else:
+                written.set_exception(error)
+
+        if not self.append_soon(code, epoch, cursor, records, snapshot, frames, replies, settle):
+            return False
+        await written
+        return True
+
+    def append_soon(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        records: Sequence[tuple[bytes, bytes]],
+        snapshot: bytes | None,
+        frames: Sequence[Frame],
+        replies: Sequence[Reply],
+        done: Committed,
+    ) -> bool:
+        """The `Journal` write: entries with their notes, the snapshot only when given;
+        False when fenced (nothing stored, published or answered, `done` not called).
 
         A batch that made no event (refusals, presence) and brings no snapshot writes
-        nothing; the rows of every room that appends in one turn of the loop share one
-        transaction (`Writer.run`)."""
+        nothing: published, and `done`, at once. The rows of every room that appends in
+        one turn of the loop share one transaction, at the start of the next turn
+        (`Writer.run_soon`); then the frames are published, the senders answered and
+        `done` called (with None, or BusUnavailable when nothing was stored)."""
         writer, _ = self._db()
         live = self._owner(code, epoch)
         if live is None:
             return False
         if not records and snapshot is None:
             self._publish(code, frames, replies)
+            done(None)
             return True
         first, live.log_len = live.log_len, live.log_len + len(records)
         rows = [(code, first + n, entry, note) for n, (entry, note) in enumerate(records)]
@@ -250,12 +282,17 @@ class SqliteBus(LocalBus[_Stored]):
                     (snapshot, cursor, covered, code),
                 )
 
-        try:
-            await writer.run(store)
-        except BusUnavailable:
-            live.log_len = first
-            raise
-        self._publish(code, frames, replies)
+        def written(error: Exception | None) -> None:
+            if error is not None:  # nothing was stored: the next write reuses these places
+                live.log_len = first
+                done(BusUnavailable(f"sqlite: {error}"))
+                return
+            try:
+                self._publish(code, frames, replies)
+            finally:  # stored: the room goes on even if a socket's fan-out failed
+                done(None)
+
+        writer.run_soon(store, written)
         return True
 
     async def load_journal(self, code: str) -> tuple[int, list[tuple[bytes, bytes | None]]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import sqlite3
 import sys
@@ -31,6 +32,8 @@ from typing import Literal
 
 from app.bus.base import BusUnavailable
 
+log = logging.getLogger("bankit.sqlite")
+
 CHECKPOINT_SECONDS = 0.2  # how often the WAL is copied into the file (when written to)
 WAL_TRUNCATE_PAGES = 4096  # ~16 MB of WAL: then it is emptied, holding the writer off briefly
 # The writer's page cache: SQLite's default, 2 MiB, holds the pages of ~125 rooms
@@ -40,6 +43,7 @@ WRITER_CACHE_KIB = 65_536
 READ_CACHE_KIB = 2_048  # the reader and the checkpointer: rooms load once, checkpoints stream
 Synchronous = Literal["NORMAL", "FULL"]
 Work = Callable[[sqlite3.Connection], None]
+Done = Callable[[Exception | None], None]  # told once the work is written (None) or failed
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -90,7 +94,7 @@ class Writer:
         self.truncations = 0
         self.truncate_wanted = False  # set by the checkpointer: the WAL grew too long
         self._executor = ThreadPoolExecutor(1, "sqlite-writer") if threaded else None
-        self._pending: list[tuple[Work, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Work, asyncio.Future[None] | Done]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._scheduled = False  # inline: a group is due at the next turn of the loop
         self._held = False  # inline: the checkpointer empties the WAL; transactions wait
@@ -101,19 +105,23 @@ class Writer:
         Whatever every room asks for in one turn of the event loop goes into one
         transaction (SQLite's cost is per transaction far more than per row): inline,
         at the start of the next turn; in the thread, while the previous group is written."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._pending.append((work, future))
-        if self._flusher is None and not self._scheduled:
-            if self._executor is None:
-                self._scheduled = True
-                loop.call_soon(self._flush_inline)
-            else:
-                self._flusher = asyncio.create_task(self._flush())
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.run_soon(work, future)
         try:
             await future
         except sqlite3.Error as error:
             raise BusUnavailable(f"sqlite: {error}") from error
+
+    def run_soon(self, work: Work, done: asyncio.Future[None] | Done) -> None:
+        """`run` without waiting: `done` is told (a future's result, or a call with the
+        error or None) once the group that holds `work` is written."""
+        self._pending.append((work, done))
+        if self._flusher is None and not self._scheduled:
+            if self._executor is None:
+                self._scheduled = True
+                asyncio.get_running_loop().call_soon(self._flush_inline)
+            else:
+                self._flusher = asyncio.create_task(self._flush())
 
     def hold(self) -> None:
         """Inline (on the loop): no transaction until `release` (none runs now: they run
@@ -158,15 +166,20 @@ class Writer:
 
     @staticmethod
     def _settle(
-        group: list[tuple[Work, asyncio.Future[None]]], errors: list[Exception | None]
+        group: list[tuple[Work, asyncio.Future[None] | Done]], errors: list[Exception | None]
     ) -> None:
-        for (_, future), error_or_none in zip(group, errors):
-            if future.done():  # its waiter was cancelled (the write landed all the same)
+        for (_, done), error_or_none in zip(group, errors):
+            if not isinstance(done, asyncio.Future):
+                try:
+                    done(error_or_none)
+                except Exception:  # one room's fan-out must not keep the others' answers
+                    log.exception("sqlite: a commit's follow-up failed")
+            elif done.done():  # its waiter was cancelled (the write landed all the same)
                 continue
-            if error_or_none is None:
-                future.set_result(None)
+            elif error_or_none is None:
+                done.set_result(None)
             else:
-                future.set_exception(error_or_none)
+                done.set_exception(error_or_none)
 
     def _write(self, group: list[Work]) -> list[Exception | None]:
         """One transaction for the whole group. Should an item fail, the group is

@@ -46,7 +46,7 @@ from app.games.bank.state import (
     after_unbank,
     roll_value,
 )
-from app.games.bank.view import view
+from app.games.bank.view import view, view_changes
 from app.games.common import Kick, Start, bank_house_rules, join_kick_seating
 from app.games.names import MAX_NAME, clean_name, name_taken
 from app.games.seam import (
@@ -412,6 +412,11 @@ class BankRules:
 
     def view(self, state: BankState, connected: Connected) -> dict[str, Any]:
         return view(state, connected)
+
+    def view_changes(
+        self, before: BankState, after: BankState, connected: Connected
+    ) -> dict[str, Any] | None:
+        return view_changes(before, after, connected)
 
     def player_ids(self, state: BankState) -> list[str]:
         return [p.id for p in state.players]

@@ -199,6 +199,14 @@ def noted(state: BankState, change: Change) -> tuple[Change, ...]:
     return (*state.since_roll, change) if state.since_roll else ()
 
 
+def _ready(players: tuple[Player, ...]) -> tuple[Player, ...]:
+    """Everyone seated mid-round may BANK now; the same tuple when nobody waited (the
+    view's seats are then not rendered again: bank/view.py)."""
+    if not any(p.waiting for p in players):
+        return players
+    return tuple(changed(p, waiting=False) if p.waiting else p for p in players)
+
+
 def after_roll(state: BankState, dice: Dice | None, total: int, roller: str, seq: int) -> BankState:
     number = state.roll_count + 1
     doubles = dice is not None and dice[0] == dice[1]
@@ -210,7 +218,7 @@ def after_roll(state: BankState, dice: Dice | None, total: int, roller: str, seq
         rolls_now=(*state.rolls_now, RollRecord(seq, roller, dice, total, value)),
         since_roll=(Change("roll", seq, roller, total, dice),),
         correction=None,
-        players=tuple(changed(p, waiting=False) if p.waiting else p for p in state.players),
+        players=_ready(state.players),
     )
     if value is None:
         return end_round(rolled, "seven", roller, seq)

@@ -9,46 +9,50 @@ from app.games.bank.state import (
     BankState,
     Change,
     Correction,
+    LastRoll,
     Player,
     RollRecord,
     RoundResult,
     TableOf,
 )
-from app.games.rendered import ByIdentity, Kept, Rendered
+from app.games.rendered import ByIdentity, Kept, Rendered, ViewParts
 from app.games.seam import Connected, fairness_view
 
 
 def view(state: BankState, connected: Connected) -> dict[str, Any]:
-    winners: list[str] = []
-    if state.status == "finished":
-        top = max(p.score for p in state.players)
-        winners = [p.id for p in state.players if p.score == top]
-    last = state.last_roll
+    return PARTS.view(state, connected)
+
+
+def view_changes(
+    before: BankState, after: BankState, connected: Connected
+) -> dict[str, Any] | None:
+    """The parts of the view an event changed (None: the whole view): see `PARTS`."""
+    return PARTS.changes(before, after, connected)
+
+
+def _winners(state: BankState) -> list[str]:
+    if state.status != "finished":
+        return []
+    top = max(p.score for p in state.players)
+    return [p.id for p in state.players if p.score == top]
+
+
+def _last_roll(last: LastRoll | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    return {"dice": _dice(last.dice), "total": last.total, "by": last.by, "seq": last.seq}
+
+
+def _round_log(state: BankState) -> dict[str, Any]:
     return {
-        "game": "bank",
-        "status": state.status,
-        "rounds": state.rounds,
-        "round": state.round,
-        "roll_count": state.roll_count,
-        "bank": state.bank,
-        "roll_entry": state.roll_entry,
-        "turn": state.turn,
-        "last_roll": None
-        if last is None
-        else {"dice": _dice(last.dice), "total": last.total, "by": last.by, "seq": last.seq},
-        "players": [_player(p, connected(p.id)) for p in state.players],
-        "rounds_log": _rounds_log(state.rounds_log),
-        "winners": winners,
-        "round_log": {
-            "rolls": [_rolls(r) for r in state.rolls_now],
-            "banks": [_bankings(b) for b in state.banked_now],
-        },
-        "last_round": _last_round(state.rounds_log[-1]) if state.rounds_log else None,
-        "undo_preview": _preview(state),
-        "last_correction": _correction(state.correction),
-        "open_to_join": state.status == "lobby" and state.table is None,
-        "next_game": state.next_game,
-        "previous_game": state.previous_game,
+        "rolls": [_rolls(r) for r in state.rolls_now],
+        "banks": [_bankings(b) for b in state.banked_now],
+    }
+
+
+def _tail(state: BankState) -> dict[str, Any]:
+    """The keys a view has only now and then."""
+    return {
         **_tournament_view(state.table),
         **({"house_rules": house} if (house := state.house.differences()) else {}),
         **fairness_view(state),
@@ -191,3 +195,36 @@ _changes = Rendered(_change)
 _summaries = Rendered(_summary)
 _last_round = Rendered(_round)
 _logs: ByIdentity[RoundResult, Kept] = ByIdentity()  # the whole log, by its last round
+
+# Each key of the view, from the fields of the state it reads (in the view's order).
+PARTS: ViewParts[BankState] = ViewParts(
+    {
+        "game": ((), lambda s, c: "bank"),
+        "status": (("status",), lambda s, c: s.status),
+        "rounds": (("rounds",), lambda s, c: s.rounds),
+        "round": (("round",), lambda s, c: s.round),
+        "roll_count": (("roll_count",), lambda s, c: s.roll_count),
+        "bank": (("bank",), lambda s, c: s.bank),
+        "roll_entry": (("roll_entry",), lambda s, c: s.roll_entry),
+        "turn": (("turn",), lambda s, c: s.turn),
+        "last_roll": (("last_roll",), lambda s, c: _last_roll(s.last_roll)),
+        "players": (("players",), lambda s, c: [_player(p, c(p.id)) for p in s.players]),
+        "rounds_log": (("rounds_log",), lambda s, c: _rounds_log(s.rounds_log)),
+        "winners": (("status", "players"), lambda s, c: _winners(s)),
+        "round_log": (("rolls_now", "banked_now"), lambda s, c: _round_log(s)),
+        "last_round": (
+            ("rounds_log",),
+            lambda s, c: _last_round(s.rounds_log[-1]) if s.rounds_log else None,
+        ),
+        "undo_preview": (("locked", "again", "since_roll"), lambda s, c: _preview(s)),
+        "last_correction": (("correction",), lambda s, c: _correction(s.correction)),
+        "open_to_join": (
+            ("status", "table"),
+            lambda s, c: s.status == "lobby" and s.table is None,
+        ),
+        "next_game": (("next_game",), lambda s, c: s.next_game),
+        "previous_game": (("previous_game",), lambda s, c: s.previous_game),
+    },
+    _tail,
+    ("table", "house", "fair"),
+)

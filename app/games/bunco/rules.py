@@ -34,6 +34,7 @@ from app.games.bunco.state import (
     Table,
 )
 from app.games.bunco.view import view as bunco_view
+from app.games.bunco.view import view_changes
 from app.games.common import Join, Kick, Start, group_report, join_kick_seating
 from app.games.names import clean_name, name_taken
 from app.games.seam import (
@@ -158,6 +159,11 @@ class BuncoRules:
 
     def view(self, state: BuncoState, connected: Connected) -> dict[str, Any]:
         return bunco_view(state, connected)
+
+    def view_changes(
+        self, before: BuncoState, after: BuncoState, connected: Connected
+    ) -> dict[str, Any] | None:
+        return view_changes(before, after, connected)
 
     def player_ids(self, state: BuncoState) -> list[str]:
         return [p.id for p in state.players]

@@ -5,33 +5,43 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.bunco.state import BuncoState, LastRoll, RoundResult, Table, table_names
+from app.games.rendered import ViewParts
 from app.games.seam import Connected, fairness_view
 
 
 def view(state: BuncoState, connected: Connected) -> dict[str, Any]:
+    return PARTS.view(state, connected)
+
+
+def view_changes(
+    before: BuncoState, after: BuncoState, connected: Connected
+) -> dict[str, Any] | None:
+    """The parts of the view an event changed (None: the whole view): see `PARTS`."""
+    return PARTS.changes(before, after, connected)
+
+
+def _players(state: BuncoState, connected: Connected) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": p.id,
+            "name": p.name,
+            "connected": connected(p.id),
+            "wins": p.wins,
+            "losses": p.losses,
+            "buncos": p.buncos,
+        }
+        for p in state.players
+    ]
+
+
+def _tables(state: BuncoState) -> list[dict[str, Any]]:
     names = table_names(len(state.tables)) if state.tables else ()
+    return [_table(i, names[i], t) for i, t in enumerate(state.tables)]
+
+
+def _tail(state: BuncoState) -> dict[str, Any]:
+    """The keys a view has only now and then."""
     return {
-        "game": "bunco",
-        "status": state.status,
-        "sets": state.sets,
-        "set": state.set,
-        "round": state.round,
-        "phase": state.phase,
-        "roll_entry": state.roll_entry,
-        "players": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "connected": connected(p.id),
-                "wins": p.wins,
-                "losses": p.losses,
-                "buncos": p.buncos,
-            }
-            for p in state.players
-        ],
-        "tables": [_table(i, names[i], t) for i, t in enumerate(state.tables)],
-        "rounds_log": [_round(r) for r in state.rounds_log],
-        "winners": winners(state),
         **({"house_rules": house} if (house := state.house.differences()) else {}),
         **fairness_view(state),
     }
@@ -79,3 +89,23 @@ def _round(result: RoundResult) -> dict[str, Any]:
             for i, t in enumerate(result.tables)
         ],
     }
+
+
+# Each key of the view, from the fields of the state it reads (in the view's order).
+PARTS: ViewParts[BuncoState] = ViewParts(
+    {
+        "game": ((), lambda s, c: "bunco"),
+        "status": (("status",), lambda s, c: s.status),
+        "sets": (("sets",), lambda s, c: s.sets),
+        "set": (("set",), lambda s, c: s.set),
+        "round": (("round",), lambda s, c: s.round),
+        "phase": (("phase",), lambda s, c: s.phase),
+        "roll_entry": (("roll_entry",), lambda s, c: s.roll_entry),
+        "players": (("players",), _players),
+        "tables": (("tables",), lambda s, c: _tables(s)),
+        "rounds_log": (("rounds_log",), lambda s, c: [_round(r) for r in s.rounds_log]),
+        "winners": (("status", "players"), lambda s, c: winners(s)),
+    },
+    _tail,
+    ("house", "fair"),
+)

@@ -45,7 +45,7 @@ from app.games.seam import (
 )
 from app.games.tournament import scoring
 from app.games.tournament.state import Player, Result, Status, Table, TournamentState
-from app.games.tournament.view import tournament_view
+from app.games.tournament.view import tournament_view, view_changes
 
 ORGANISER = "organiser"
 SYSTEM = "system"
@@ -354,6 +354,11 @@ class TournamentRules:
 
     def view(self, state: TournamentState, connected: Connected) -> dict[str, Any]:
         return tournament_view(state, connected)
+
+    def view_changes(
+        self, before: TournamentState, after: TournamentState, connected: Connected
+    ) -> dict[str, Any] | None:
+        return view_changes(before, after, connected)
 
     def player_ids(self, state: TournamentState) -> list[str]:
         return [p.id for p in state.players]
