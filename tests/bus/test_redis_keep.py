@@ -10,18 +10,14 @@ room's `BANKIT_ROOM_TTL_SECONDS` after it, as they did after their creation.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
-from app.bus.base import Frame
 from app.bus.redis.bus import ROOM_PARTS, RedisBus, key
 from app.config import Settings
-from app.games.registry import GameRegistry
 from app.games.seam import PLAYER, SYSTEM
 from app.main import make_bus
 from app.rooms.envelope import CommandEnvelope
@@ -29,31 +25,10 @@ from app.rooms.registry import RoomRegistry
 from tests.bus.conftest import until
 from tests.redis_cluster import RedisCluster
 from tests.redis_server import RedisServer
+from tests.rooms.test_registry_snapshot import running
 
 HOST = "h" * 64
 SLACK_MS = 60_000  # the test's own time, with room to spare on a loaded machine
-
-
-def ignore_frame(code: str, frame: Frame) -> None:
-    """No sockets here."""
-
-
-def ignore_reply(key: str, payload: bytes) -> None:
-    """No senders here."""
-
-
-@contextlib.asynccontextmanager
-async def process(settings: Settings) -> AsyncIterator[RoomRegistry]:
-    """A registry over its own RedisBus, as `python -m app` runs it with REDIS_URL."""
-    bus = make_bus(settings)
-    await bus.start(ignore_frame, ignore_reply)
-    registry = RoomRegistry(bus, settings, GameRegistry.load(settings))
-    await registry.start()
-    try:
-        yield registry
-    finally:
-        await registry.close()
-        await bus.close()
 
 
 def ttls(client: Any, code: str) -> dict[str, int]:
@@ -100,7 +75,7 @@ async def test_a_group_and_its_cards_are_kept_their_time_after_a_takeover(
         assert {"snap", "log", "cursor", "epoch"} <= found.keys(), found
         assert all(room_ms - SLACK_MS <= ttl <= room_ms for ttl in found.values()), found
 
-    async with process(settings) as first:
+    async with running(make_bus(settings), settings) as first:
         games = first.games
         group = (await first.create(games["group"], {"name": "Bunco club"}, [HOST]))["code"]
         options = games["member"].create_options({"name": "Ann", "group": group})
@@ -116,7 +91,7 @@ async def test_a_group_and_its_cards_are_kept_their_time_after_a_takeover(
         assert isinstance(bus, RedisBus)
         await until(lambda: lapsed(bus, [group, card, bank]), what="the leases to lapse")
 
-    async with process(settings) as second:
+    async with running(make_bus(settings), settings) as second:
         node = second.bus.node_id
         commands = [  # as the routes and effects send them: a member joins, a game touches
             (group, "group", PLAYER, card, {"type": "join", "player_id": card}),

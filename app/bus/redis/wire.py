@@ -7,7 +7,7 @@ a room's keys share one Redis Cluster slot and each script touches one slot. The
 How long a room is kept after its last event is its `keep` key (milliseconds) when it
 was created with a time of its own (a group, a member card), else the bus's room TTL
 (the scripts' `ttl` argument): every script that sets a TTL on the room's keys reads it
-(`ROOM_TTL`), so whichever process owns the room next keeps it as long.
+(`_room_ttl`), so whichever process runs the room next keeps it as long.
 """
 
 from __future__ import annotations
@@ -55,8 +55,9 @@ def cursor_key(cursor: str) -> tuple[int, int]:
     return int(ms or 0), int(seq or 0)
 
 
-# The room's own keep time, or the bus's TTL (ARGV[3]); the keep key lives as long.
 def _room_ttl(keep: int) -> str:
+    """Lua: `ttl`, the room's own time (its `keep` key, KEYS[keep]) or the bus's (ARGV[3]);
+    the keep key itself lives as long as the room's other keys."""
     return (
         f"local ttl = redis.call('GET', KEYS[{keep}]) or ARGV[3]\n"
         f"redis.call('PEXPIRE', KEYS[{keep}], ttl)\n"
