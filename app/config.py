@@ -81,7 +81,10 @@ class Settings(BaseSettings):
     watch_seconds: float = Field(0.25, gt=0, description="How often lapsed leases are looked for.")
     node_ttl_seconds: float = Field(5.0, gt=0, description="A process silent this long is dead.")
     room_ttl_seconds: float = Field(
-        6 * 3600, gt=0, description="Redis forgets a room this long after its last event."
+        6 * 3600,
+        gt=0,
+        description="Redis forgets a room this long after its last event "
+        "(or its game's keep time: a group's).",
     )
     redis_min_replicas: NonNegativeInt | None = Field(
         None,

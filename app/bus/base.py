@@ -71,8 +71,12 @@ class Bus(Protocol):
         ...
 
     # -- room records ------------------------------------------------------------------
-    async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
-        """Store a new room; False when the code is taken."""
+    async def create_room(
+        self, code: str, snapshot: bytes, first_entry: bytes, keep_seconds: float | None = None
+    ) -> bool:
+        """Store a new room; False when the code is taken. `keep_seconds`: how long a bus
+        that forgets rooms by itself (Redis's TTL) keeps this one after its last event,
+        when longer than its own time (None: its own time)."""
         ...
 
     async def load_snapshot(self, code: str) -> bytes | None: ...

@@ -31,7 +31,9 @@ class MemoryBus(LocalBus[_Record]):
     async def ready(self) -> bool:
         return True
 
-    async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
+    async def create_room(
+        self, code: str, snapshot: bytes, first_entry: bytes, keep_seconds: float | None = None
+    ) -> bool:
         if code in self._rooms:
             return False
         self._rooms[code] = _Record(snapshot=snapshot, log=[first_entry])

@@ -120,7 +120,7 @@ class RoomRegistry:
             )
             room.tokens = {**(tokens or {}), **room.tokens}
             record = room.snapshot(with_view=self._journal is None)  # journaled: no views
-            if await self.bus.create_room(code, record, orjson.dumps(entry)):
+            if await self.bus.create_room(code, record, orjson.dumps(entry), game.keep_seconds):
                 self.stored += 1
                 await self._own(code)
                 return room.view

@@ -48,8 +48,20 @@ async def bus(
     await made.close()
 
 
+KEEP_MS = 30 * 86400 * 1000  # a room kept longer than the bus's TTL (a group's)
+
+
+def pttl(server: RedisServer, code: str, part: str) -> int:
+    return int(server.command("PTTL", key(code, part)).strip()[1:])
+
+
+def kept(server: RedisServer, code: str, parts: tuple[str, ...]) -> bool:
+    """The room's keys expire its own time from now (a minute's slack), not the bus's."""
+    return all(pttl(server, code, part) >= KEEP_MS - 60_000 for part in parts)
+
+
 async def owned(bus: RedisBus, code: str) -> tuple[int, str]:
-    await bus.create_room(code, b"s1", b"e1")
+    await bus.create_room(code, b"s1", b"e1", keep_seconds=KEEP_MS / 1000)
     epoch = await bus.claim(code)
     assert epoch is not None
     await bus.load_snapshot(code)  # as a new owner restores it
@@ -74,6 +86,9 @@ async def test_with_a_replica_a_commit_is_answered_once_confirmed(
     assert recorder.replies == [("k1", answer.payload)]
     _, replica = primary_and_replica
     assert b"e2" in replica.command("LRANGE", key(code, "log"), "0", "-1"), "the replica has it"
+    primary, _ = primary_and_replica
+    parts = ("snap", "log", "cursor", "cmds", "epoch", "keep", "tail", "answers")
+    await until(lambda: kept(primary, code, parts), what="what the bus published after, kept")
 
 
 async def test_a_commit_the_replica_does_not_confirm_is_taken_back_and_refused(
@@ -106,6 +121,7 @@ async def test_a_commit_the_replica_does_not_confirm_is_taken_back_and_refused(
     assert await made.load_log(code) == [b"e1"]
     assert await made.load_cursor(code) == "0"
     assert primary.command("XLEN", key(code, "cmds")).strip() == b":0"
+    assert kept(primary, code, ("snap", "log", "cursor", "cmds", "epoch", "keep"))
 
 
 def test_a_sentinel_url_names_its_sentinels_service_and_database() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from app.bus.base import Frame
+from app.bus.base import Bus, Frame
 from app.bus.sqlite.bus import SqliteBus, file_of
 from app.config import Settings
 from app.games.registry import GameRegistry
@@ -30,10 +30,8 @@ def ignore_reply(key: str, payload: bytes) -> None:
 
 
 @contextlib.asynccontextmanager
-async def one_process(tmp_path: Path, **options: Any) -> AsyncIterator[RoomRegistry]:
-    """A registry over a real SQLite file, as `python -m app` runs it."""
-    settings = Settings(data_dir=tmp_path, **options)
-    bus = SqliteBus(file_of(tmp_path))
+async def running(bus: Bus, settings: Settings) -> AsyncIterator[RoomRegistry]:
+    """A registry over `bus`, started and closed as `python -m app` does."""
     await bus.start(ignore_frame, ignore_reply)
     registry = RoomRegistry(bus, settings, GameRegistry.load(settings))
     await registry.start()
@@ -42,6 +40,14 @@ async def one_process(tmp_path: Path, **options: Any) -> AsyncIterator[RoomRegis
     finally:
         await registry.close()
         await bus.close()
+
+
+@contextlib.asynccontextmanager
+async def one_process(tmp_path: Path, **options: Any) -> AsyncIterator[RoomRegistry]:
+    """A registry over a real SQLite file, as `python -m app` runs it."""
+    settings = Settings(data_dir=tmp_path, **options)
+    async with running(SqliteBus(file_of(tmp_path)), settings) as registry:
+        yield registry
 
 
 async def test_live_rooms_answer_from_memory_and_stored_ones_from_their_log(

@@ -14,7 +14,10 @@ so one room's keys live on one Redis Cluster slot and each script touches one sl
 - `answers` (stream) every command's answer, written by the commit script itself
   (app/bus/redis/answers.py), so that no answer is lost with a pub/sub message;
 - channel `bankit:{CODE}:frames`: one message per commit, published by the commit
-  script itself, so frames go out once, in commit order, and only if persisted.
+  script itself, so frames go out once, in commit order, and only if persisted;
+- `keep` (string, ms): how long the room outlives its last event, for a room created
+  with a time of its own (`keep_seconds`: a group's); else the bus's `room_ttl_seconds`.
+  Every script that sets the room's TTL reads it, on whichever process runs it.
 
 Each process has its own channel `bankit:node:{<node id>}` for command answers
 (`R`) and for "new commands in your room" pokes (`P`), so owners need no blocking
@@ -84,7 +87,7 @@ FAILURES = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutErr
 # Refusals of a primary that cannot take writes now (a demoted one, one cut off from its
 # replicas under `min-replicas-to-write`): the call failed; ask Sentinel again.
 NOT_PRIMARY = {"READONLY", "NOREPLICAS", "MASTERDOWN", "LOADING"}
-ROOM_PARTS = ("snap", "log", "cursor", "cmds", "tail", "lease", "answers")
+ROOM_PARTS = ("snap", "log", "cursor", "cmds", "tail", "lease", "answers", "keep")
 
 
 class RedisBus:
@@ -226,9 +229,12 @@ class RedisBus:
         return self._replicas.needed
 
     # -- room records -----------------------------------------------------------------
-    async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
+    async def create_room(
+        self, code: str, snapshot: bytes, first_entry: bytes, keep_seconds: float | None = None
+    ) -> bool:
         keys = [key(code, p) for p in ROOM_PARTS]
-        args = [snapshot, first_entry, self.ttl_ms]
+        kept = int((keep_seconds or 0) * 1000)  # the room's own time: kept when it is longer
+        args = [snapshot, first_entry, max(kept, self.ttl_ms), int(kept > self.ttl_ms)]
         return bool(await self._call(lambda: self._mux.script(CREATE, keys, args)))
 
     async def load_snapshot(self, code: str) -> bytes | None:
@@ -262,7 +268,7 @@ class RedisBus:
         return f"{epoch} {self.node_id}"
 
     async def claim(self, code: str) -> int | None:
-        keys = [key(code, "snap"), key(code, "lease"), key(code, "epoch")]
+        keys = [key(code, p) for p in ("snap", "lease", "epoch", "keep")]
         args = [self.node_id, self.lease_ms, self.ttl_ms]
         if await self._needed() and isinstance(self._mux, Multiplexer):
             mux = self._mux
@@ -309,7 +315,7 @@ class RedisBus:
         return False  # the inbox is a Redis stream: a command always crosses the network
 
     async def submit(self, code: str, envelope: bytes) -> None:
-        keys = [key(code, "snap"), key(code, "cmds"), key(code, "lease")]
+        keys = [key(code, p) for p in ("snap", "cmds", "lease", "keep")]
         args = [envelope, self.node_id, self.ttl_ms, code]
         reply = await self._call(lambda: self._mux.script(self._submit_script, keys, args))
         if reply is None:
@@ -395,29 +401,29 @@ class RedisBus:
         """Store, WAIT, then answer; or take the commit back (app/bus/redis/replicas.py)."""
         assert isinstance(self._mux, Multiplexer)
         mux, replicas = self._mux, self._replicas
-        keys = [key(code, p) for p in ("lease", "snap", "log", "cursor", "cmds", "epoch")]
+        keys = [key(code, p) for p in ("lease", "snap", "log", "cursor", "cmds", "epoch", "keep")]
         before, previous = replicas.before.get(code, (None, None))
         if before is None or previous is None:  # not restored through this bus: unknown
             self._forget_owned(code)
             return False
         args = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, previous]
         args.append(len(entries))
-        done, confirmed = await self._call(
+        ttl, confirmed = await self._call(  # ttl: the room's (0: fenced)
             lambda: replicas.written(mux, COMMIT_HELD, keys, [*args, *entries])
         )
-        if not done:
+        if not ttl:
             self._forget_owned(code)
             return False
         if confirmed:
             self._committed[code] = time.monotonic()
             replicas.before[code] = (snapshot, cursor)
             room = (key(code, "tail"), key(code, "frames"), key(code, "answers"))
-            replicas.published(mux, room, message, replies, self.ttl_ms, ANSWERS_KEPT)
+            replicas.published(mux, room, message, replies, int(ttl), ANSWERS_KEPT)
             return True
         # Not confirmed in time: take it back while the lease is ours, then say so.
         self._on_error()
         self._forget_owned(code)
-        revert = [self._lease(epoch), before, len(entries), previous, cursor, self.ttl_ms]
+        revert = [self._lease(epoch), before, len(entries), previous, cursor, ttl]
         undo_keys = keys[:5]
         with contextlib.suppress(BusUnavailable):
             if await self._call(lambda: mux.script(REVERT, undo_keys, revert)):

@@ -3,6 +3,11 @@
 Every key and channel of a room carries the room code as a hash tag (`{CODE}`), so
 a room's keys share one Redis Cluster slot and each script touches one slot. The room's
 `answers` stream (`bankit:{CODE}:answers`) is one of them: see app/bus/redis/answers.py.
+
+How long a room is kept after its last event is its `keep` key (milliseconds) when it
+was created with a time of its own (a group, a member card), else the bus's room TTL
+(the scripts' `ttl` argument): every script that sets a TTL on the room's keys reads it
+(`_room_ttl`), so whichever process runs the room next keeps it as long.
 """
 
 from __future__ import annotations
@@ -50,24 +55,41 @@ def cursor_key(cursor: str) -> tuple[int, int]:
     return int(ms or 0), int(seq or 0)
 
 
+def _room_ttl(keep: int) -> str:
+    """Lua: `ttl`, the room's own time (its `keep` key, KEYS[keep]) or the bus's (ARGV[3]);
+    the keep key itself lives as long as the room's other keys."""
+    return (
+        f"local ttl = redis.call('GET', KEYS[{keep}]) or ARGV[3]\n"
+        f"redis.call('PEXPIRE', KEYS[{keep}], ttl)\n"
+    )
+
+
+# KEYS: snap log cursor cmds tail lease answers keep
+# ARGV: snapshot, first entry, ttl ms, '1' when the ttl is the room's own (kept in `keep`)
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+if ARGV[4] == '1' then redis.call('SET', KEYS[8], ARGV[3], 'PX', ARGV[3]) end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], '0', 'PX', ARGV[3])
 return 1
 """
 
-CLAIM = """
+# KEYS: snap lease epoch keep
+CLAIM = (
+    """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-local epoch = redis.call('INCR', KEYS[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
+"""
+    + _room_ttl(4)
+    + """local epoch = redis.call('INCR', KEYS[3])
+redis.call('PEXPIRE', KEYS[3], ttl)
 redis.call('SET', KEYS[2], epoch .. ' ' .. ARGV[1], 'PX', ARGV[2])
 return epoch
 """
+)
 
 RENEW = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -82,10 +104,14 @@ return 1
 
 # The poke goes to the lease holder's node channel; the caller pokes itself locally.
 # Returns {owner or '', the command's stream id} (the id dates it, for answers).
-SUBMIT = """
+# KEYS: snap cmds lease keep
+SUBMIT = (
+    """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
+"""
+    + _room_ttl(4)
+    + """local id = redis.call('XADD', KEYS[2], '*', 'e', ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ttl)
 local lease = redis.call('GET', KEYS[3])
 if not lease then return {'', id} end
 local owner = string.match(lease, ' (.*)$')
@@ -94,17 +120,20 @@ if owner ~= ARGV[2] then
 end
 return {owner, id}
 """
+)
 
-COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers")
-# KEYS: lease snap log cursor cmds tail epoch answers
+COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers", "keep")
+# KEYS: lease snap log cursor cmds tail epoch answers keep
 # ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, answers maxlen,
 #       n entries, entries..., then (node, key, payload) per answer.
 # Each answer is kept in the room's answer stream (same slot) and published to its node's
 # channel here, so it exists, and goes out, iff the commit happened.
-COMMIT = """
+COMMIT = (
+    """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local ttl = ARGV[3]
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+"""
+    + _room_ttl(9)
+    + """redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
 local n = tonumber(ARGV[9])
 if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 10, 9 + n)) end
@@ -130,6 +159,7 @@ if at <= #ARGV then
 end
 return 1
 """
+)
 
 
 def _sharded(script: str, replace: dict[str, str]) -> str:
@@ -173,13 +203,16 @@ COMMIT_SHARDED = _sharded(
 # promotion the new primary may lack the owner's last commits (never answered), and an
 # owner whose lease survived must not append to a log that no longer ends where its own
 # copy does: it steps down, and the room is restored from what the primary has.
-# KEYS: lease snap log cursor cmds epoch
+# Returns the room's TTL (ms, for what the bus then publishes), 0 when fenced.
+# KEYS: lease snap log cursor cmds epoch keep
 # ARGV: lease value, lease ms, ttl ms, snapshot, cursor, cursor before, n entries, entries...
-COMMIT_HELD = """
+COMMIT_HELD = (
+    """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if (redis.call('GET', KEYS[4]) or '0') ~= ARGV[6] then return 0 end
-local ttl = ARGV[3]
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+"""
+    + _room_ttl(7)
+    + """redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
 local n = tonumber(ARGV[7])
 if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 8, 7 + n)) end
@@ -188,11 +221,13 @@ redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
 redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
 redis.call('PEXPIRE', KEYS[5], ttl)
 redis.call('PEXPIRE', KEYS[6], ttl)
-return 1
+return tonumber(ttl)
 """
+)
 
 # KEYS: lease snap log cursor cmds
-# ARGV: lease value, the snapshot before, n entries, the cursor before, the cursor after, ttl
+# ARGV: lease value, the snapshot before, n entries, the cursor before, the cursor after,
+#       the room's TTL (COMMIT_HELD's answer)
 REVERT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if redis.call('GET', KEYS[4]) ~= ARGV[5] then return 0 end

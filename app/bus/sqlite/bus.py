@@ -138,7 +138,9 @@ class SqliteBus(LocalBus[_Stored]):
         _, reader = self._db()
         return [code for (code,) in reader.execute("SELECT code FROM rooms ORDER BY code")]
 
-    async def create_room(self, code: str, snapshot: bytes, first_entry: bytes) -> bool:
+    async def create_room(
+        self, code: str, snapshot: bytes, first_entry: bytes, keep_seconds: float | None = None
+    ) -> bool:
         writer, _ = self._db()
         if code in self._rooms:
             return False
