@@ -42,7 +42,8 @@ async def bus(
 ) -> AsyncIterator[tuple[RedisBus, Recorder]]:
     primary, _ = primary_and_replica
     recorder = Recorder()
-    made = RedisBus(primary.url, lease_seconds=1.5, replica_wait_seconds=0.3)
+    # A wait long enough for a loaded machine's replica, a lease longer than the wait.
+    made = RedisBus(primary.url, lease_seconds=5, replica_wait_seconds=1.0)
     await made.start(recorder.on_frame, recorder.on_reply)
     yield made, recorder
     await made.close()
