@@ -61,13 +61,15 @@ const VIEWS = `
       <h2 class="feed-title">What happened</h2>
       <ol id="feed" class="feed"></ol>
     </div>
-    <div id="pad-area" class="pad-area" hidden></div>
-    <div class="actionbar" id="actionbar">
-      <p id="tap-note" class="tap-note" role="alert" hidden></p>
-      <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
-      <button id="undo-btn" class="undo-btn" type="button" hidden>
-        <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
-      </button>
+    <div class="thumb-zone">
+      <div id="pad-area" class="pad-area" hidden></div>
+      <div class="actionbar" id="actionbar">
+        <p id="tap-note" class="tap-note" role="alert" hidden></p>
+        <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
+        <button id="undo-btn" class="undo-btn" type="button" hidden>
+          <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
+        </button>
+      </div>
     </div>
     <dialog id="late-dialog" class="late-dialog" aria-labelledby="late-title">
       <h2 id="late-title">Seat a late player</h2>
