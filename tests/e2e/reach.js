@@ -1,5 +1,5 @@
 // Run in a page by test_scroll.py after each finger-like scroll (a wheel turn): waits
-// until nothing moves any more, then marks every heading and enabled control that is
+// until nothing moves any more, then marks every heading, enabled control and live line that is
 // now reached: inside the screen and on top at its centre (elementFromPoint is it or
 // inside it). `fresh`: forget what earlier scrolls reached (a new size, a new card).
 // Returns {pending: what was never reached yet, at: where everything is scrolled to}.
@@ -29,18 +29,22 @@ async (fresh) => {
     const style = getComputedStyle(el);
     return style.visibility !== "hidden" && Number(style.opacity) > 0;
   };
-  const targets = "h1, h2, h3, h4, h5, h6, button, a[href], input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+  // Headings, controls, and what a page says as it happens (the BANK total, a banner, a note)
+  const targets = "h1, h2, h3, h4, h5, h6, button, a[href], input, select, textarea, summary, " +
+    "[tabindex]:not([tabindex='-1']), [role=status], [role=alert], [aria-live]";
   const all = [...document.querySelectorAll(targets)].filter((el) => !el.disabled && shown(el));
   for (const el of all) {
     if (reached.has(el)) continue;
     const r = el.getClientRects()[0]; // a link that wraps: its first line
-    const tall = r.height > innerHeight;
-    const inside = r.left >= -1 && r.right <= innerWidth + 1 && (tall || (r.top >= -1 && r.bottom <= innerHeight + 1));
+    // A big box (a region, a list) is reached when the middle of its part on screen is on top
+    const tall = r.height > innerHeight / 3;
+    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+    const inside = r.left >= -1 && r.right <= innerWidth + 1 && (tall ? bottom - top > 8 : r.top >= -1 && r.bottom <= innerHeight + 1);
     if (!inside) continue;
     const x = r.left + r.width / 2;
-    const y = tall ? innerHeight / 2 : r.top + r.height / 2;
-    const top = document.elementFromPoint(x, y);
-    if (top && (el.contains(top) || top.closest("label")?.control === el)) reached.add(el);
+    const y = tall ? (top + bottom) / 2 : r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (el.contains(hit) || hit.closest("label")?.control === el)) reached.add(el);
   }
   return { pending: all.filter((el) => !reached.has(el)).map(label), at };
 }

@@ -54,22 +54,22 @@ const VIEWS = `
       <span id="turn" class="turn"></span>
     </div>
     <p id="banner" class="banner" hidden></p>
-    <div class="scroll" id="play-scroll">
+    <div class="scroll" id="play-scroll" tabindex="0" aria-label="Scores and what happened">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
       <button id="late-open" class="secondary late-open" type="button" hidden>+ Seat a late player</button>
       <h2 class="feed-title">What happened</h2>
       <ol id="feed" class="feed"></ol>
     </div>
-    <div class="thumb-zone">
-      <div id="pad-area" class="pad-area" hidden></div>
-      <div class="actionbar" id="actionbar">
-        <p id="tap-note" class="tap-note" role="alert" hidden></p>
-        <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
-        <button id="undo-btn" class="undo-btn" type="button" hidden>
-          <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
-        </button>
-      </div>
+    <div class="thumb-zone"> <!-- the pad and the actions: they stick to the bottom (bank.css) -->
+    <div id="pad-area" class="pad-area" hidden></div>
+    <div class="actionbar" id="actionbar">
+      <p id="tap-note" class="tap-note" role="alert" hidden></p>
+      <button id="bank-btn" class="bank-btn" type="button" hidden>BANK</button>
+      <button id="undo-btn" class="undo-btn" type="button" hidden>
+        <span class="undo-label">↶ Undo</span><span id="undo-what" class="undo-what"></span>
+      </button>
+    </div>
     </div>
     <dialog id="late-dialog" class="late-dialog" aria-labelledby="late-title">
       <h2 id="late-title">Seat a late player</h2>
