@@ -209,3 +209,24 @@ def test_a_tv_shows_its_code_and_chart_whole_at_1280x720(
     shows(page)
     page.evaluate("scrollTo(0, 0)")
     assert page.evaluate(INSIDE, parts) == [], f"{view}: cut at the screen's edge"
+
+
+ON_TOP = """(selectors) => selectors.filter((selector) => {
+  const el = document.querySelector(selector);
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !(r.top >= 0 && r.bottom <= innerHeight && hit && el.contains(hit));
+})"""
+
+
+@pytest.mark.parametrize("view", ["bank play, banker", "house rules, banker"])
+def test_the_bankers_round_and_bank_are_on_screen_as_the_page_opens(
+    views: dict[str, View], view: str
+) -> None:
+    page, shows = views[view]
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.reload()  # as a phone opens it: nobody has scrolled
+        shows(page)
+        hidden = page.evaluate(ON_TOP, ["#round-info", "#bank-total", ".dicepad", "#undo-btn"])
+        assert hidden == [], f"{view} at {width}x{height}: under a bar or off the screen"
