@@ -74,6 +74,13 @@ def roll(banker: Page, a: int, b: int) -> None:
     banker.get_by_role("button", name=re.compile(name)).click()
 
 
+def drawn(page: Page, selector: str) -> None:
+    """The image is in and drawn (wait_for_function would evaluate a string: the CSP refuses)."""
+    image = page.locator(selector)
+    expect(image).to_have_attribute("src", re.compile("."))
+    image.evaluate("img => img.decode()")
+
+
 def bank_total(page: Page, text: str) -> None:
     expect(page.locator("#bank-total")).to_have_text(text)
 
@@ -100,10 +107,10 @@ def play(shots: Shots) -> None:
     banker.get_by_role("button", name="Add", exact=True).click()
     expect(banker.locator("#lobby-players li")).to_have_count(4)
     expect(tv.locator("#tv-lobby-players li")).to_have_count(4)
-    banker.wait_for_function("document.querySelector('#lobby-qr').naturalWidth > 0")
+    drawn(banker, "#lobby-qr")
     shots.take(banker, "lobby-banker")
     shots.take(phones["Bob"], "lobby-player")
-    tv.wait_for_function("document.querySelector('#tv-qr').naturalWidth > 0")
+    drawn(tv, "#tv-qr")
     shots.take(tv, "watch-lobby")
 
     banker.get_by_role("button", name=re.compile("^Start the game")).click()
@@ -133,6 +140,8 @@ def play(shots: Shots) -> None:
     expect(tv.locator("#tv-chart circle")).to_have_count(7)
     shots.take(bob, "player")
     shots.take(cy, "player-banked")
+    banker.mouse.wheel(0, -2000)  # back to the top of the page, as a thumb would
+    expect(banker.locator("#round-info")).to_be_in_viewport(ratio=1)
     shots.take(banker, "banker")
     shots.take(tv, "watch")
     desk = shots.page({"width": 1280, "height": 800}, f"/r/{code}", scale=1)
@@ -156,7 +165,7 @@ def play(shots: Shots) -> None:
     banker.get_by_role("button", name="Seat a late player").click()
     banker.get_by_label("Their name").fill("Eve")
     banker.get_by_role("button", name="Seat them").click()
-    banker.wait_for_function("document.querySelector('#late-qr').naturalWidth > 0")
+    drawn(banker, "#late-qr")
     shots.take(banker, "late-seat")
     link = banker.locator("#late-link").get_attribute("href") or ""
     banker.get_by_role("button", name="Done").click()

@@ -116,3 +116,17 @@ def table(browser: Browser, server: ServerProcess) -> Iterator[Table]:
     yield table
     table.close()
     assert table.errors == [], "JavaScript errors on the pages"
+
+
+@pytest.fixture(scope="package")
+def gallery(browser: Browser, server: ServerProcess) -> Iterator[dict[str, Any]]:
+    """Every view of every game, each on a page of its own (tests/e2e/gallery.py), made
+    once for the tests that only look at them (test_axe.py, test_scroll.py)."""
+    from tests.e2e.gallery import NAMES, bank_views, bunco_views, tournament_views
+
+    table = Table(browser, server)
+    views = {**bank_views(table), **bunco_views(table), **tournament_views(table)}
+    assert sorted(views) == sorted(NAMES)
+    yield views
+    table.close()
+    assert table.errors == [], "JavaScript errors on the pages"

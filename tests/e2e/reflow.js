@@ -37,9 +37,10 @@
     const r = el.getClientRects()[0]; // a link that wraps: its first line
     const view = scroller(el)?.getBoundingClientRect() ?? { top: 0, bottom: innerHeight };
     const room = Math.min(view.bottom, innerHeight) - Math.max(view.top, 0);
-    const fits = r.height > room || (r.top >= Math.max(view.top, 0) - 2 && r.bottom <= Math.min(view.bottom, innerHeight) + 2);
+    const big = r.height > Math.min(room, innerHeight / 3); // a region: the middle of its part on screen is enough
+    const fits = big || (r.top >= Math.max(view.top, 0) - 2 && r.bottom <= Math.min(view.bottom, innerHeight) + 2);
     const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
-    const y = Math.min(Math.max(r.top + Math.min(r.height, innerHeight) / 2, 0), innerHeight - 1);
+    const y = (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2; // the middle of its part on screen
     const top = document.elementFromPoint(x, y);
     const seen = top && (el.contains(top) || top.closest("label")?.control === el);
     if (!fits || !seen) hidden.push(`${label(el)} "${el.textContent.trim().slice(0, 30)}"`);

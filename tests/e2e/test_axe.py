@@ -4,36 +4,23 @@ finds no violation at 360x640, at 390x844 zoomed to 200 % (a 195x422 CSS-pixel v
 as the browser lays it out) and at 1280x720; nothing scrolls sideways (reflow, 1.4.10);
 every control's name starts with its visible words (2.5.3); every view has a title of its own.
 
-One browser, every view made once on a page of its own (tests/e2e/gallery.py), then each
-view and size is one test: a resize and an axe run."""
+One browser, every view made once on a page of its own (tests/e2e/gallery.py, the package's
+`gallery`, shared with test_scroll.py), then each view and size is one test: a resize and an
+axe run."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
-from tests.conftest import ServerProcess
 from tests.e2e.axe import axe_results, names_not_starting_with_their_words
-from tests.e2e.conftest import Table
-from tests.e2e.gallery import NAMES, View, bank_views, bunco_views, tournament_views
+from tests.e2e.gallery import NAMES, View
 
 pytestmark = pytest.mark.e2e
 
 SIZES = {"360x640": (360, 640), "390x844 at 200%": (195, 422), "1280x720": (1280, 720)}
 REFLOW = (Path(__file__).parent / "reflow.js").read_text()
-
-
-@pytest.fixture(scope="module")
-def gallery(browser: Browser, server: ServerProcess) -> Iterator[dict[str, View]]:
-    table = Table(browser, server)
-    views = {**bank_views(table), **bunco_views(table), **tournament_views(table)}
-    assert sorted(views) == sorted(NAMES)
-    yield views
-    table.close()
-    assert table.errors == [], "JavaScript errors on the pages"
 
 
 @pytest.mark.parametrize("size", list(SIZES))

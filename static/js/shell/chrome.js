@@ -20,6 +20,14 @@ export function showConnection(el, { phase, attempt }) {
   setText(el, text);
 }
 
+/** The top bar sticks to the top of the page: its height (it wraps, a toast joins it) is
+ * the page's --sticky-top, so that what is focused or brought into view stops below it. */
+export function stickyTop(bar) {
+  const keep = () => document.documentElement.style.setProperty("--sticky-top", `${bar.offsetHeight}px`);
+  new ResizeObserver(keep).observe(bar);
+  keep();
+}
+
 /** A tournament's table room ({code, game, table} in its state): a link back to /t/CODE. */
 export function tournamentLink(bar, tournament) {
   if (!tournament || bar.querySelector(".back-tournament")) return;

@@ -29,6 +29,23 @@ export function show(el, visible) {
   if (el) el.hidden = !visible;
 }
 
+/** show() for a card that asks something of this person (an offer, a reroll, where to go
+ * next): when it appears, it comes into view and takes the focus (reveal). */
+export function showCard(el, visible) {
+  const appears = el.hidden && visible;
+  show(el, visible);
+  if (appears) reveal(el);
+}
+
+/** A card that just appeared (an offer, a vote, house rules): brought into view by the
+ * page's own scroll (clear of the sticky bars) and given focus, so that a screen reader
+ * reads it and a keyboard goes on from it; a field being typed in keeps its focus. */
+export function reveal(el) {
+  if (!el.hasAttribute("tabindex")) el.tabIndex = -1;
+  el.scrollIntoView({ block: "nearest" });
+  if (!document.activeElement?.matches("input, textarea, select")) el.focus({ preventScroll: true });
+}
+
 export const points = (n) => Number(n).toLocaleString("en-US");
 
 /** "1 round", "3 rounds" (`many` for irregular plurals). */

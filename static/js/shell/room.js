@@ -3,7 +3,7 @@
 // by the state's `game` (docs/ui.md, "How a game's pages plug in").
 
 import { phonePath, roomState, whereFromPath } from "./api.js";
-import { BACK_AFTER_MS, showConnection, tournamentLink } from "./chrome.js";
+import { BACK_AFTER_MS, showConnection, stickyTop, tournamentLink } from "./chrome.js";
 import { $, setText, show } from "./dom.js";
 import { Awake } from "./feel.js";
 import { loadGame, surface } from "./games.js";
@@ -43,6 +43,7 @@ function showView(name) {
 }
 
 function boot() {
+  stickyTop($(".topbar"));
   if (!ctx.code) {
     gone("That address has no valid room code in it.");
     return;

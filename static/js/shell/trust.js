@@ -3,7 +3,7 @@
 // server, "Verify these dice" (docs/fair-dice.md). trust(main, state, {code, collection}).
 
 import { roomLog } from "./api.js";
-import { h, setText, show } from "./dom.js";
+import { h, setText, show, showCard } from "./dom.js";
 import { checkDice, verdict } from "./fairdice.js";
 
 const WORDS = {
@@ -29,7 +29,7 @@ let bar = null; // one per page
  * row, which the bar must not join). */
 export function trust(main, state, where, before = false) {
   if (!bar) {
-    bar = h("aside", { class: "trust", "aria-label": "House rules and dice" },
+    bar = h("aside", { class: "trust", hidden: "", "aria-label": "House rules and dice" },
       h("p", { class: "trust-house muted small center" }),
       h("p", { class: "trust-verify center", hidden: "" },
         h("button", { type: "button", class: "secondary" }, "Verify these dice")),
@@ -43,7 +43,7 @@ export function trust(main, state, where, before = false) {
   show(bar.querySelector(".trust-house"), Boolean(house));
   const revealed = state.status === "finished" && Boolean(state.fair?.revealed?.length);
   show(bar.querySelector(".trust-verify"), revealed);
-  show(bar, Boolean(house) || revealed);
+  showCard(bar, Boolean(house) || revealed);
 }
 
 async function verify(bar, where) {

@@ -53,6 +53,7 @@ const VIEWS = `
       <h2 class="feed-title">What happened</h2>
       <ol id="feed" class="feed"></ol>
     </div>
+    <div class="thumb-zone"> <!-- the pad and the actions: they stick to the bottom (bank.css) -->
     <div id="pad-area" class="pad-area" hidden></div>
     <div class="actionbar" id="actionbar">
       <p id="tap-note" class="tap-note" role="alert" hidden></p>
@@ -60,6 +61,7 @@ const VIEWS = `
       <button id="undo-btn" class="undo-btn" type="button" hidden>
         <span class="undo-label"><span aria-hidden="true">↶ </span>Undo last roll</span><span class="sr-only">: </span><span id="undo-what" class="undo-what"></span>
       </button>
+    </div>
     </div>
     <dialog id="late-dialog" class="late-dialog" aria-labelledby="late-title">
       <h2 id="late-title">Seat a late player</h2>

@@ -2,7 +2,7 @@
 // last roll and what it scored), its ROLL button or three-dice pad, the bell, where to go
 // after the round, RING for the High table, and a strip of the other tables.
 
-import { $, h, setText, show } from "../../shell/dom.js";
+import { $, h, setText, show, showCard } from "../../shell/dom.js";
 import { dicePad } from "./dicepad.js";
 import { announce } from "../../shell/announce.js";
 import { movementRule } from "./house.js";
@@ -100,7 +100,7 @@ export function playView(ctx) {
       nextText = movementWords(state, state.rounds_log.at(-1), me);
     }
     setText(next, nextText);
-    show(next, Boolean(nextText));
+    showCard(next, Boolean(nextText)); // where to go next: in view, and focused
     const moving = state.phase === "waiting" && Boolean(nextText); // which movement: settle it
     setText($("#b-movement-rule"), moving ? movementRule(state) : "");
     show($("#b-movement-rule"), moving);

@@ -4,7 +4,7 @@
 // Interface: docs/ui.md, "How a game's pages plug in".
 
 import { announce } from "../../shell/announce.js";
-import { $, h, names, ordinal, plural, setText, show } from "../../shell/dom.js";
+import { $, h, names, ordinal, plural, setText, show, showCard } from "../../shell/dom.js";
 import { feel } from "../../shell/feel.js";
 import { isHost } from "../../shell/games.js";
 import { dicePicker } from "./dicepick.js";
@@ -224,7 +224,7 @@ export function mount(ctx, root) {
 
   function drawReroll(state, previous) {
     const pending = state.status === "reroll";
-    show(el("t-reroll"), pending);
+    showCard(el("t-reroll"), pending); // a tie to reroll: in view, and focused
     noteTiesAgain(state, previous);
     if (pending) {
       el("t-prompt").replaceChildren(...prompt(state));
