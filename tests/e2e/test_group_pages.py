@@ -7,22 +7,20 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from axe_playwright_python.base import AxeResults
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import ServerProcess
+from tests.e2e.axe import axe_results, names_not_starting_with_their_words
 from tests.e2e.group_night import TV, finish_game, phone, played_night
-from tests.e2e.test_axe import REFLOW, RUN, TAGS
+from tests.e2e.test_axe import REFLOW
 
 pytestmark = pytest.mark.e2e
-AXE = Axe()
 
 
 def passes_axe(page: Page, what: str) -> None:
-    page.evaluate(AXE.axe_script)
-    found = AxeResults(page.evaluate(RUN, {"runOnly": {"type": "tag", "values": TAGS}}))
+    found = axe_results(page)
     assert found.violations_count == 0, f"{what}:\n{found.generate_report()}"
+    assert names_not_starting_with_their_words(page) == [], what
     reflow = page.evaluate(REFLOW)
     assert reflow["wide"] == [] and reflow["hidden"] == [], f"{what}: {reflow}"
 
