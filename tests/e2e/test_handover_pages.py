@@ -10,9 +10,9 @@ import re
 import time
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, ViewportSize, expect
 
+from tests.e2e.axe import axe_results, names_not_starting_with_their_words
 from tests.e2e.conftest import PHONE, Table
 from tests.e2e.people import bank, create_game, expect_bank, join_by_link, roll
 from tests.e2e.test_phone import audit
@@ -21,12 +21,12 @@ pytestmark = pytest.mark.e2e
 
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 SIZES = [pytest.param(PHONE, id="phone"), pytest.param(LAPTOP, id="laptop")]
-WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 
 
 def accessible(page: Page, where: str) -> None:
-    """axe-core finds no WCAG 2.1 A/AA violation in the hand-over's own parts (the rest
-    of the page is the pages' tests' to check), and the project's own audit holds."""
+    """axe-core (WCAG 2.2 A/AA and the experimental rules: tests/e2e/axe.py) finds no
+    violation in the hand-over's own parts (the rest of the page is the pages' tests' to
+    check), every name starts with its words, and the project's own audit holds."""
     ours = [
         sel
         for sel in (
@@ -38,8 +38,9 @@ def accessible(page: Page, where: str) -> None:
         )
         if page.locator(sel).is_visible()
     ]
-    results = Axe().run(page, context={"include": [[sel] for sel in ours]}, options=WCAG_AA)
+    results = axe_results(page, {"include": [[sel] for sel in ours]})
     assert results.violations_count == 0, f"{where}: {results.generate_report()}"
+    assert names_not_starting_with_their_words(page) == [], where
     audit(page, where)
 
 
@@ -184,6 +185,7 @@ def test_the_banker_offers_its_role_and_each_phone_is_told(table: Table) -> None
 
     expect(banker.get_by_text("You handed the banker role to Ann")).to_be_visible()
     expect(banker.get_by_role("heading", name="Handed over")).to_be_visible()
+    expect(banker).to_have_title(re.compile(r"^Handed over · "))  # not "… not found"
     expect(banker.locator("#handover-open")).to_be_hidden()  # nothing left to hand over
     accessible(banker, "the old banker")
     expect(ann.get_by_role("heading", name="You are the banker now")).to_be_visible()

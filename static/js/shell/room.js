@@ -34,7 +34,7 @@ const views = {};
 let game = null; // the mounted game view: {render, stale?, destroy?}
 let queue = Promise.resolve(); // socket events, one at a time, in order, across module loads
 
-const TITLES = { join: (code) => `Join game ${code}`, lobby: (code) => `Lobby · ${code}`, gone: (code) => `Game ${code} not found` };
+const TITLES = { join: (code) => `Join game ${code}`, lobby: (code) => `Lobby · ${code}`, gone: (code) => `${$("#gone-title").textContent} · ${code}` }; // "Handed over", "Your seat moved"…
 
 function showView(name) {
   for (const key of ["join", "lobby", "game", "gone"]) show($(`#view-${key}`), key === name);
