@@ -46,7 +46,7 @@ const VIEWS = `
       <span id="turn" class="turn"></span>
     </div>
     <p id="banner" class="banner" hidden></p>
-    <div class="scroll" id="play-scroll" tabindex="0" role="region" aria-label="Scores and what happened">
+    <div class="scroll" id="play-scroll" role="region" aria-label="Scores and what happened">
       <h2 class="sr-only">Scores</h2>
       <ol id="board" class="board"></ol>
       <button id="late-open" class="secondary late-open" type="button" hidden>+ Seat a late player</button>
