@@ -146,8 +146,9 @@ def test_the_table_takes_the_banker_role_back_when_the_banker_is_away(
         expect(page.locator("body")).to_have_attribute("data-host", "away")
         page.clock.fast_forward("02:10")
     away = "The banker has been away for 2 minutes: take over?"
-    expect(ann.get_by_role("heading", name=away)).to_be_visible()
-    expect(bob.get_by_role("heading", name=away)).to_be_visible()
+    for page in (ann, bob):
+        expect(page.get_by_role("heading", name=away)).to_be_visible()
+        focused(page, "#takeover-title")  # on every phone, in view and focused
     accessible(ann, "a player's take-over card")
     vote_once_the_server_counts_the_banker_away(ann, "I'll be the banker (0 of 2)")
     bob.get_by_role("button", name="Ann should be the banker (1 of 2)").click()
