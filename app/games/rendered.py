@@ -19,6 +19,7 @@ rendering, for as long as a game lasts).
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -122,7 +123,7 @@ class ViewParts(Generic[S]):
     view). tests/games/test_view_changes.py replays recorded games of every game and
     checks both against the whole views."""
 
-    __slots__ = ("_fields", "_parts", "_patchers", "_tail", "_tail_fields")
+    __slots__ = ("_fields", "_parts", "_patchers", "_read", "_read_tail", "_tail", "_tail_fields")
 
     def __init__(
         self,
@@ -138,6 +139,8 @@ class ViewParts(Generic[S]):
         self._tail = tail
         self._tail_fields = tail_fields
         self._fields = tuple({f for fields, _ in parts.values() for f in fields})
+        self._read = _reader(self._fields)
+        self._read_tail = _reader(tail_fields)
         own = patchers or {}
         self._patchers: dict[str, Patcher[S]] = {
             key: own.get(key) or (_replaced(render) if key in whole else _differ(render))
@@ -151,10 +154,15 @@ class ViewParts(Generic[S]):
 
     def _moved(self, before: S, after: S) -> set[str] | None:
         """The fields that are other objects now; None when a tail field is one."""
-        for name in self._tail_fields:
-            if getattr(before, name) is not getattr(after, name):
-                return None
-        return {f for f in self._fields if getattr(before, f) is not getattr(after, f)}
+        read = self._read_tail
+        if any(was is not now for was, now in zip(read(before), read(after), strict=True)):
+            return None
+        read = self._read
+        return {
+            name
+            for name, was, now in zip(self._fields, read(before), read(after), strict=True)
+            if was is not now
+        }
 
     def changes(self, before: S, after: S, connected: Connected) -> dict[str, Any] | None:
         """The parts of `after`'s view that may differ from `before`'s, in view order."""
@@ -182,6 +190,16 @@ class ViewParts(Generic[S]):
             if not moved.isdisjoint(fields):
                 ops.extend(patchers[key](before, after, connected, "/" + key))
         return ops
+
+
+def _reader(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The fields `names` of an object, as one tuple (read in C)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        read = operator.attrgetter(names[0])
+        return lambda obj: (read(obj),)
+    return lambda obj: ()
 
 
 def _differ(render: Part[S]) -> Patcher[S]:

@@ -108,6 +108,7 @@ class Room:
         self._rendered: tuple[View, Any] = ({}, None)  # the last view rendered, its state
         self._ops: list[Any] | None = None  # the patch from the last state frame's view
         self._handover: dict[str, Any] | None = None
+        self._handover_of: tuple[Succession, bool, list[str]] | None = None  # its inputs
         self._render()
 
     # -- construction ------------------------------------------------------------------
@@ -577,10 +578,7 @@ class Room:
         read, from the parts changed since the last view rendered (`view_changes`);
         otherwise the whole view is rendered now (the hub diffs it)."""
         state, parts = self.timeline.state, self._parts
-        seated = self.rules.player_ids(state)
-        handover = self.roles.view(
-            seated, self.connected(self.rules.creator), self.policy.host_away_ms
-        )
+        handover = self._handover_view(state)
         ops = None
         if before is not None and self._framed and parts is not None:
             ops = parts.view_patch(before, state, self.connected)
@@ -590,13 +588,23 @@ class Room:
             self._rendering = Rendering(view)
             self._rendered = (view, state)
         else:
-            if handover != self._handover:
+            if handover is not self._handover and handover != self._handover:
                 ops.append(["replace", "/handover", handover])
             ops.append(["replace", "/seq", self.seq])
             self._rendering = self._later(state, handover)
         self._ops = ops
         self._handover = handover
         self._framed = False
+
+    def _handover_view(self, state: Any) -> dict[str, Any]:
+        """The state's `handover` (app/rooms/succession.py), made again only when the
+        roles, the seats or the host's phone changed."""
+        seated = self.rules.player_ids(state)
+        key = (self.roles, self.connected(self.rules.creator), seated)
+        if self._handover is None or key != self._handover_of:
+            self._handover_of = key
+            return self.roles.view(seated, key[1], self.policy.host_away_ms)
+        return self._handover
 
     def _later(self, state: Any, handover: dict[str, Any]) -> Rendering:
         """The view of `state`, rendered when read: the last view rendered with the parts

@@ -66,6 +66,9 @@ def _tail(state: BankState) -> dict[str, Any]:
     }
 
 
+SEAT_FIELDS = ("name", "score", "banked", "has_phone", "waiting")  # a seat's, from its Player
+
+
 def _player(player: Player, connected: bool) -> dict[str, Any]:
     """A seat as `players` lists it: one rendering per player and presence, kept."""
     pair = _seats(player)
@@ -200,15 +203,22 @@ def _players_view(state: BankState, connected: Connected) -> list[dict[str, Any]
 
 def _seats_patch(before: BankState, after: BankState, connected: Connected, path: str) -> list[Op]:
     """The seats that are other objects now, field by field (a BANK: its score and
-    `banked`); the whole list diffed when a seat came or went."""
+    `banked`; a seat's phone is as connected as it was); the list diffed when a seat
+    came or went."""
     old, new = before.players, after.players
     if len(old) != len(new):
         return diff(_players_view(before, connected), _players_view(after, connected), path)
     ops: list[Op] = []
     for index, (was, now) in enumerate(zip(old, new, strict=True)):
-        if was is not now:
-            seat = _player(was, connected(was.id))
-            ops.extend(diff(seat, _player(now, connected(now.id)), f"{path}/{index}"))
+        if was is now:
+            continue
+        if was.id != now.id:
+            ops.append(["replace", f"{path}/{index}", _player(now, connected(now.id))])
+            continue
+        for name in SEAT_FIELDS:
+            value = getattr(now, name)
+            if getattr(was, name) != value:
+                ops.append(["replace", f"{path}/{index}/{name}", value])
     return ops
 
 
