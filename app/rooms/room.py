@@ -108,6 +108,7 @@ class Room:
         self._rendered: tuple[View, Any] = ({}, None)  # the last view rendered, its state
         self._ops: list[Any] | None = None  # the patch from the last state frame's view
         self._handover: dict[str, Any] | None = None
+        self._online: frozenset[str] | None = None
         self._handover_of: tuple[Succession, bool, list[str]] | None = None  # its inputs
         self._render()
 
@@ -285,8 +286,14 @@ class Room:
     def connected_map(self) -> dict[str, bool]:
         return {pid: self.connected(pid) for pid in self.rules.player_ids(self.timeline.state)}
 
-    def online(self) -> set[str]:
-        return {pid for pid, nodes in self.presence.items() if nodes}
+    def online(self) -> frozenset[str]:
+        """Who has a socket here now (kept until presence changes: `_moved_presence`)."""
+        if self._online is None:
+            self._online = frozenset(pid for pid, nodes in self.presence.items() if nodes)
+        return self._online
+
+    def _moved_presence(self) -> None:
+        self._online = None
 
     def any_player_connected(self) -> bool:
         return any(self.presence.values())
@@ -529,6 +536,7 @@ class Room:
         self.tokens = {h: p for h, p in self.tokens.items() if p != player_id}
         self.roles = self.roles.unseat(player_id)
         self.presence.pop(player_id, None)
+        self._moved_presence()
         self.accepted.pop(player_id, None)
 
     def _presence(self, node: str, player_id: str, delta: int, now: int) -> Outcome:
@@ -537,6 +545,7 @@ class Room:
         if player_id not in seated and player_id != self.rules.creator:
             return Outcome()
         before = self.online()
+        self._moved_presence()
         nodes = self.presence.setdefault(player_id, {})
         nodes[node] = max(0, nodes.get(node, 0) + delta)
         if nodes[node] == 0:
@@ -546,11 +555,12 @@ class Room:
     def drop_node(self, node: str, now: int) -> Outcome:
         """Forget the connections of a process that died (their phones reconnect elsewhere)."""
         before = self.online()
+        self._moved_presence()
         for nodes in self.presence.values():
             nodes.pop(node, None)
         return self._presence_outcome(before, now)
 
-    def _presence_outcome(self, before: set[str], now: int) -> Outcome:
+    def _presence_outcome(self, before: frozenset[str], now: int) -> Outcome:
         """A `presence` frame when someone's connected flag changed; nothing otherwise.
         The host's leaving and coming back open and close the table's choice."""
         online, host = self.online(), self.rules.creator
