@@ -123,7 +123,17 @@ class ViewParts(Generic[S]):
     view). tests/games/test_view_changes.py replays recorded games of every game and
     checks both against the whole views."""
 
-    __slots__ = ("_fields", "_parts", "_patchers", "_read", "_read_tail", "_tail", "_tail_fields")
+    __slots__ = (
+        "_fields",
+        "_keys_of",
+        "_order",
+        "_parts",
+        "_patchers",
+        "_read",
+        "_read_tail",
+        "_tail",
+        "_tail_fields",
+    )
 
     def __init__(
         self,
@@ -140,6 +150,8 @@ class ViewParts(Generic[S]):
         self._tail_fields = tail_fields
         self._fields = tuple({f for fields, _ in parts.values() for f in fields})
         self._read = _reader(self._fields)
+        self._keys_of = {f: [k for k, (fs, _) in parts.items() if f in fs] for f in self._fields}
+        self._order = {key: n for n, key in enumerate(parts)}.__getitem__
         self._read_tail = _reader(tail_fields)
         own = patchers or {}
         self._patchers: dict[str, Patcher[S]] = {
@@ -185,10 +197,9 @@ class ViewParts(Generic[S]):
         if moved is None:
             return None
         ops: list[Op] = []
-        patchers = self._patchers
-        for key, (fields, _) in self._parts.items():
-            if not moved.isdisjoint(fields):
-                ops.extend(patchers[key](before, after, connected, "/" + key))
+        patchers, keys_of = self._patchers, self._keys_of
+        for key in sorted({key for name in moved for key in keys_of[name]}, key=self._order):
+            ops.extend(patchers[key](before, after, connected, "/" + key))
         return ops
 
 
