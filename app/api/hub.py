@@ -42,9 +42,9 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self._corked: list[Connection] = []  # sockets holding frames for their answer
         # The states-as-patches extension: per room with such sockets, how many, and
-        # the last state (its seq and decoded view) that the next patch applies to.
+        # the last state frame (its seq, its view once decoded) the next patch applies to.
         self._patching: dict[str, int] = {}
-        self._views: dict[str, tuple[int, Frame]] = {}
+        self._views: dict[str, tuple[int, _Seen]] = {}
         self.pending = Pending(bus, registry, self.on_reply, self._replies.__contains__)
 
     # -- membership ------------------------------------------------------------------
@@ -128,13 +128,13 @@ class Hub:
         frame); None when there is no previous state or the whole state is as short.
         A frame of a room of this process brings its patch (`Frame.ops`); any other is
         diffed against the previous state frame."""
-        previous = self._views.get(code)
-        self._views[code] = (frame.seq, frame)
+        previous, seen = self._views.get(code), _Seen(frame)
+        self._views[code] = (frame.seq, seen)
         if previous is None or previous[0] >= frame.seq:
             return None
         base, before = previous
         made = frame.ops is not None and base == frame.seq - 1  # by the room, from its event
-        ops = frame.ops if made else diff(_view(before), _view(frame))
+        ops = frame.ops if made else diff(before.view(), seen.view())
         text = orjson.dumps({"type": "patch", "seq": frame.seq, "base": base, "ops": ops})
         if not made and len(text) >= len(frame.text):
             return None
@@ -243,7 +243,18 @@ class Hub:
         await asyncio.gather(*(conn.drained() for conn in members), return_exceptions=True)
 
 
-def _view(frame: Frame) -> Any:
-    """A state frame's view: its room's rendering, or its text decoded (another process's)."""
-    view = frame.view
-    return view if view is not None else orjson.loads(frame.text)["state"]
+class _Seen:
+    """A room's last state frame, and its view once something decoded it."""
+
+    __slots__ = ("_view", "frame")
+
+    def __init__(self, frame: Frame) -> None:
+        self.frame = frame
+        self._view: Any = None
+
+    def view(self) -> Any:
+        """Its room's rendering, or its text decoded (another process's frame), once."""
+        if self._view is None:
+            view = self.frame.view
+            self._view = view if view is not None else orjson.loads(self.frame.text)["state"]
+        return self._view
