@@ -29,10 +29,11 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "socket writes (transport.write)",
         ("RoomSocketProtocol.write ", "RoomSocketProtocol.uncork "),
     ),
-    ("fan-out: the patch's diff", ("Hub._patch ", "_changes ", "diff (app/api/patch")),
+    ("fan-out: the patch message", ("Hub._patch ", "_changes ", "diff (app/games/patch")),
     ("fan-out: per socket, the ack", ("Connection.push_patch ", "Hub.on_frame ", "Hub.on_reply ")),
     ("SQLite commit", ("Writer.", "SqliteBus.append.<locals>.store ")),
-    ("rules and the rendered view", ("Room._command ", "Room.handle ", "Room.state_frame ")),
+    ("the view when read", ("Rendering.",)),
+    ("rules and the patch", ("Room._command ", "Room.handle ", "Room.state_frame ")),
     (
         "event log entries",
         ("chain (app/rooms/eventlog", "make_entry ", "decode (app/rooms/envelope"),

@@ -22,9 +22,9 @@ from app.api.connection import (
     Connection,
 )
 from app.api.framing import text_frame
-from app.api.patch import diff, diff_keys
 from app.api.pending import Pending
 from app.bus.base import GONE, Bus, BusUnavailable, Frame
+from app.games.patch import diff
 from app.rooms import outgoing
 from app.rooms.envelope import CommandEnvelope
 from app.rooms.registry import RoomRegistry
@@ -42,9 +42,9 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self._corked: list[Connection] = []  # sockets holding frames for their answer
         # The states-as-patches extension: per room with such sockets, how many, and
-        # the last state (its seq and decoded view) that the next patch applies to.
+        # the last state frame (its seq, its view once decoded) the next patch applies to.
         self._patching: dict[str, int] = {}
-        self._views: dict[str, tuple[int, Any]] = {}
+        self._views: dict[str, tuple[int, _Seen]] = {}
         self.pending = Pending(bus, registry, self.on_reply, self._replies.__contains__)
 
     # -- membership ------------------------------------------------------------------
@@ -125,19 +125,18 @@ class Hub:
     def _patch(self, code: str, frame: Frame) -> tuple[int, str, bytes] | None:
         """The state of `frame` as a patch against the room's previous state, once for
         every socket that asked for patches: (the seq it applies to, its text, its
-        frame); None when there is no previous state or the whole state is as short."""
-        view = frame.view if frame.view is not None else orjson.loads(frame.text)["state"]
-        previous = self._views.get(code)
-        self._views[code] = (frame.seq, view)
+        frame); None when there is no previous state or the whole state is as short.
+        A frame of a room of this process brings its patch (`Frame.ops`); any other is
+        diffed against the previous state frame."""
+        previous, seen = self._views.get(code), _Seen(frame)
+        self._views[code] = (frame.seq, seen)
         if previous is None or previous[0] >= frame.seq:
             return None
-        base, old = previous
-        if frame.changed is not None and base == frame.seq - 1:  # the room says what moved
-            ops = diff_keys(old, view, frame.changed)
-        else:
-            ops = diff(old, view)
+        base, before = previous
+        made = frame.ops is not None and base == frame.seq - 1  # by the room, from its event
+        ops = frame.ops if made else diff(before.view(), seen.view())
         text = orjson.dumps({"type": "patch", "seq": frame.seq, "base": base, "ops": ops})
-        if len(text) >= len(frame.text):
+        if not made and len(text) >= len(frame.text):
             return None
         return base, text.decode(), text_frame(text)
 
@@ -242,3 +241,20 @@ class Hub:
         for conn in members:
             conn.close(CLOSE_GOING_AWAY)
         await asyncio.gather(*(conn.drained() for conn in members), return_exceptions=True)
+
+
+class _Seen:
+    """A room's last state frame, and its view once something decoded it."""
+
+    __slots__ = ("_view", "frame")
+
+    def __init__(self, frame: Frame) -> None:
+        self.frame = frame
+        self._view: Any = None
+
+    def view(self) -> Any:
+        """Its room's rendering, or its text decoded (another process's frame), once."""
+        if self._view is None:
+            view = self.frame.view
+            self._view = view if view is not None else orjson.loads(self.frame.text)["state"]
+        return self._view

@@ -14,29 +14,74 @@ Bus backends know nothing of rooms or rules: snapshots and envelopes are opaque 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 GONE = "gone"  # the one kind of frame a bus makes itself: the room was freed
 
 
-@dataclass(frozen=True, slots=True)
+class Rendering(Protocol):
+    """A state's view and its `state` message, made when first read (app/rooms/
+    rendering.py): a room in this process renders a view only if someone reads it."""
+
+    @property
+    def view(self) -> dict[str, Any]: ...
+
+    @property
+    def text(self) -> str: ...
+
+
 class Frame:
     """One message for every local socket of a room, encoded once by the room's owner.
 
-    The bus carries `kind` (a word without spaces) without reading it: the rooms make
-    the frames and the hub reads them (app/api/hub.py); a bus itself makes only `gone`.
-    """
+    The bus carries `kind` (a word without spaces), `seq` and `text` without reading
+    them: the rooms make the frames and the hub reads them (app/api/hub.py); a bus
+    itself makes only `gone`. A state frame that a room of this process made holds its
+    `Rendering` instead of its text, and its patch (`ops`, app/games/patch.py: the
+    operations from the room's previous state frame, seq - 1): the hub sends the patch
+    to the sockets that asked for patches, and the text is made only if some socket
+    (or a bus, for other processes) reads it. Neither crosses a wire."""
 
-    kind: str
-    seq: int
-    text: str
-    # A state frame's view, decoded, as the room rendered it: handed over within one
-    # process (so the hub patches from it without parsing `text`); never sent on a wire.
-    view: Any = field(default=None, compare=False)
-    # The view's keys that may differ from the room's previous state frame's (the room
-    # rendered only them, app/rooms/room.py); None: any (always, from another process).
-    changed: tuple[str, ...] | None = field(default=None, compare=False)
+    __slots__ = ("_rendering", "_text", "kind", "ops", "seq")
+
+    def __init__(
+        self,
+        kind: str,
+        seq: int,
+        text: str | Rendering,
+        ops: list[Any] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.seq = seq
+        self.ops = ops
+        if isinstance(text, str):
+            self._text: str | None = text
+            self._rendering: Rendering | None = None
+        else:
+            self._text, self._rendering = None, text
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self._rendering is not None
+            self._text = self._rendering.text
+        return self._text
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The state's view, decoded, when a room of this process made the frame."""
+        return None if self._rendering is None else self._rendering.view
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Frame):
+            return NotImplemented
+        return (self.kind, self.seq, self.text) == (other.kind, other.seq, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.seq, self.text))
+
+    def __repr__(self) -> str:
+        return f"Frame({self.kind!r}, {self.seq!r}, {self.text!r})"
 
 
 @dataclass(frozen=True, slots=True)

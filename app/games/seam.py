@@ -237,3 +237,8 @@ class ViewChanges(Protocol):
         """The keys of `after`'s view that may differ from `before`'s, rendered, in the
         view's order; None: render the whole view (a key may come or go)."""
         ...
+
+    def view_patch(self, before: Any, after: Any, connected: Connected) -> list[Any] | None:
+        """The JSON Patch operations (app/games/patch.py) that turn `before`'s view into
+        `after`'s, made from the two states; None: diff the whole views."""
+        ...

@@ -76,7 +76,7 @@ class RoomActor:
         # The last committed record and its view. Journaled, the record is made only
         # when someone reads it (None: the room as it stands is what was committed).
         self._stored: bytes | None = None if journal else room.snapshot(with_view=store_views)
-        self._view = room.view_json
+        self._view = room.rendering  # its JSON made when read
         self._applying: asyncio.Future[bool] | None = None  # a batch between handle and commit
         self.bus = bus
         self.epoch = epoch
@@ -110,7 +110,7 @@ class RoomActor:
             self._stored = self.room.snapshot(with_view=False)
         if self.store_views:
             return self._stored
-        return self._stored[:-1] + b',"state":' + self._view + b"}"
+        return self._stored[:-1] + b',"state":' + self._view.json + b"}"
 
     @property
     def code(self) -> str:
@@ -281,7 +281,7 @@ class RoomActor:
         return done
 
     def _committed(self, cursor: str, done: Applied) -> None:
-        self._view = self.room.view_json
+        self._view = self.room.rendering
         self.cursor = cursor
         self.applied += len(done.entries)
 

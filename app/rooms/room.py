@@ -17,10 +17,10 @@ import orjson
 
 from app.bus.base import Frame
 from app.games.registry import BadCommand, Game
-from app.games.rendered import Kept
 from app.games.seam import (
     SYSTEM,
     Chance,
+    Connected,
     Effect,
     Event,
     Followers,
@@ -42,23 +42,12 @@ from app.rooms.envelope import (
 )
 from app.rooms.eventlog import GENESIS, make_entry
 from app.rooms.policy import DEFAULT_POLICY, RoomPolicy
+from app.rooms.rendering import Rendering, View
 from app.rooms.succession import Succession
 from app.rooms.timeline import Barred, Timeline
 
 LOG_FULL = "This game's log is full: it takes no more moves. Start a new game."
 REPORT = "report"  # the effect that tells the parent room this room's status (`_report`)
-
-
-def encode_view(view: dict[str, Any]) -> bytes:
-    """`orjson.dumps(view)`, where each `Kept` list at the view's top level (a rendering
-    that never changes) is encoded once and its bytes spliced into every later text."""
-    kept = {}
-    for key, value in view.items():
-        if type(value) is Kept:
-            if value.encoded is None:
-                value.encoded = orjson.Fragment(orjson.dumps(value))
-            kept[key] = value.encoded
-    return orjson.dumps({**view, **kept} if kept else view)
 
 
 @dataclass(slots=True)
@@ -112,13 +101,15 @@ class Room:
         self.created_at = created_at
         self.updated_at = updated_at
         self.dedupe_limit = dedupe_limit
-        self.view: dict[str, Any] = {}
         rules = self.rules  # do they say what an event changed in the view?
-        self._views_changes = rules.view_changes if isinstance(rules, ViewChanges) else None
-        self._framed = False  # `view` is the view of the last state frame
-        self._changed: tuple[str, ...] | None = None  # its keys that the frame changed
-        self._view_json = b""
-        self.state_text = ""
+        self._parts = rules if isinstance(rules, ViewChanges) else None
+        self._framed = False  # the current view is the view of the last state frame
+        self._rendering = Rendering({})  # the current view, rendered when read
+        self._rendered: tuple[View, Any] = ({}, None)  # the last view rendered, its state
+        self._ops: list[Any] | None = None  # the patch from the last state frame's view
+        self._handover: dict[str, Any] | None = None
+        self._online: frozenset[str] | None = None
+        self._handover_of: tuple[Succession, bool, list[str]] | None = None  # its inputs
         self._render()
 
     # -- construction ------------------------------------------------------------------
@@ -252,14 +243,28 @@ class Room:
         if self.fair is not None:
             record["fair"] = self.fair.record()  # the secret seed: never served
         if with_view:
-            record["state"] = orjson.Fragment(self._view_json)  # encoded once, in _render
+            record["state"] = orjson.Fragment(self.view_json)  # encoded once
         return orjson.dumps(record)
 
     # -- reading ---------------------------------------------------------------------
     @property
+    def view(self) -> View:
+        """The room's view now (rendered when first read)."""
+        return self._rendering.view
+
+    @property
+    def rendering(self) -> Rendering:
+        """The view now, its JSON and its `state` message, each made when first read."""
+        return self._rendering
+
+    @property
     def view_json(self) -> bytes:
-        """The view as last rendered, encoded (the `state` of a record and of a frame)."""
-        return self._view_json
+        """The view, encoded (the `state` of a record and of a frame)."""
+        return self._rendering.json
+
+    @property
+    def state_text(self) -> str:
+        return self._rendering.text
 
     @property
     def finished(self) -> bool:
@@ -272,18 +277,30 @@ class Room:
             return True
         return player_id == self.roles.holder and bool(self.presence.get(self.rules.creator))
 
+    def _connected_now(self) -> Connected:
+        """`connected` as it answers now, whatever comes later."""
+        online = self.online()
+        holder = self.roles.holder if self.rules.creator in online else None
+        return lambda player_id: player_id in online or player_id == holder
+
     def connected_map(self) -> dict[str, bool]:
         return {pid: self.connected(pid) for pid in self.rules.player_ids(self.timeline.state)}
 
-    def online(self) -> set[str]:
-        return {pid for pid, nodes in self.presence.items() if nodes}
+    def online(self) -> frozenset[str]:
+        """Who has a socket here now (kept until presence changes: `_moved_presence`)."""
+        if self._online is None:
+            self._online = frozenset(pid for pid, nodes in self.presence.items() if nodes)
+        return self._online
+
+    def _moved_presence(self) -> None:
+        self._online = None
 
     def any_player_connected(self) -> bool:
         return any(self.presence.values())
 
     def state_frame(self) -> Frame:
         self._framed = True
-        return Frame(outgoing.STATE, self.seq, self.state_text, self.view, self._changed)
+        return Frame(outgoing.STATE, self.seq, self._rendering, self._ops)
 
     # -- applying --------------------------------------------------------------------
     def handle(self, envelope: Envelope, now: int, chance: Chance | None = None) -> Outcome:
@@ -519,6 +536,7 @@ class Room:
         self.tokens = {h: p for h, p in self.tokens.items() if p != player_id}
         self.roles = self.roles.unseat(player_id)
         self.presence.pop(player_id, None)
+        self._moved_presence()
         self.accepted.pop(player_id, None)
 
     def _presence(self, node: str, player_id: str, delta: int, now: int) -> Outcome:
@@ -527,6 +545,7 @@ class Room:
         if player_id not in seated and player_id != self.rules.creator:
             return Outcome()
         before = self.online()
+        self._moved_presence()
         nodes = self.presence.setdefault(player_id, {})
         nodes[node] = max(0, nodes.get(node, 0) + delta)
         if nodes[node] == 0:
@@ -536,11 +555,12 @@ class Room:
     def drop_node(self, node: str, now: int) -> Outcome:
         """Forget the connections of a process that died (their phones reconnect elsewhere)."""
         before = self.online()
+        self._moved_presence()
         for nodes in self.presence.values():
             nodes.pop(node, None)
         return self._presence_outcome(before, now)
 
-    def _presence_outcome(self, before: set[str], now: int) -> Outcome:
+    def _presence_outcome(self, before: frozenset[str], now: int) -> Outcome:
         """A `presence` frame when someone's connected flag changed; nothing otherwise.
         The host's leaving and coming back open and close the table's choice."""
         online, host = self.online(), self.rules.creator
@@ -559,31 +579,63 @@ class Room:
     # -- encoding (once per change) -----------------------------------------------------
     def presence_text(self) -> str:
         host = self.connected(self.rules.creator)
-        return outgoing.presence_text(self.connected_map(), host, self.view["handover"])
+        return outgoing.presence_text(self.connected_map(), host, self._handover)
 
     def _render(self, before: Any = None) -> None:
-        """`before`: the game's state before the event rendered now. When the rules say
-        what an event changed and `view` is the last state frame's, only those parts
-        are rendered, and the frame names them (`Frame.changed`: the patch walks them)."""
-        state = self.timeline.state
-        parts = None
-        if before is not None and self._framed and self._views_changes is not None:
-            parts = self._views_changes(before, state, self.connected)
-        seated = self.rules.player_ids(state)
-        handover = self.roles.view(
-            seated, self.connected(self.rules.creator), self.policy.host_away_ms
-        )
-        if parts is None:
-            rendered = self.rules.view(state, self.connected)
-            view = {"code": self.code, **rendered, "handover": handover, "seq": self.seq}
-            self._changed = None
+        """`before`: the game's state before the event rendered now. When the rules make
+        patches and the current view is the last state frame's, the next frame's patch
+        is made from the two states (`view_patch`) and the view is rendered only when
+        read, from the parts changed since the last view rendered (`view_changes`);
+        otherwise the whole view is rendered now (the hub diffs it)."""
+        state, parts = self.timeline.state, self._parts
+        handover = self._handover_view(state)
+        ops = None
+        if before is not None and self._framed and parts is not None:
+            ops = parts.view_patch(before, state, self.connected)
+        if ops is None:
+            view = {"code": self.code, **self.rules.view(state, self.connected)}
+            view.update(handover=handover, seq=self.seq)
+            self._rendering = Rendering(view)
+            self._rendered = (view, state)
         else:
-            view = {**self.view, **parts, "handover": handover, "seq": self.seq}
-            self._changed = (*parts, "handover", "seq")
+            if handover is not self._handover and handover != self._handover:
+                ops.append(["replace", "/handover", handover])
+            ops.append(["replace", "/seq", self.seq])
+            self._rendering = self._later(state, handover)
+        self._ops = ops
+        self._handover = handover
         self._framed = False
-        self.view = view
-        self._view_json = encode_view(view)
-        self.state_text = outgoing.state_text(self._view_json)
+
+    def _handover_view(self, state: Any) -> dict[str, Any]:
+        """The state's `handover` (app/rooms/succession.py), made again only when the
+        roles, the seats or the host's phone changed."""
+        seated = self.rules.player_ids(state)
+        key = (self.roles, self.connected(self.rules.creator), seated)
+        if self._handover is None or key != self._handover_of:
+            self._handover_of = key
+            return self.roles.view(seated, key[1], self.policy.host_away_ms)
+        return self._handover
+
+    def _later(self, state: Any, handover: dict[str, Any]) -> Rendering:
+        """The view of `state`, rendered when read: the last view rendered with the parts
+        changed since laid over it, and the phones connected as they are now."""
+        base, rendered_state, seq, parts = *self._rendered, self.seq, self._parts
+        assert parts is not None
+        connected = self._connected_now()
+
+        def make() -> View:
+            changed = parts.view_changes(rendered_state, state, connected)
+            if changed is None:
+                view = {"code": self.code, **self.rules.view(state, connected)}
+            else:
+                view = {**base, **changed}
+            view.update(handover=handover, seq=seq)
+            if self._rendering is rendering:
+                self._rendered = (view, state)
+            return view
+
+        rendering = Rendering(make=make)
+        return rendering
 
 
 def _restored_roles(

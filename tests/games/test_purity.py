@@ -1,4 +1,5 @@
-"""The rules are pure: the seam (app/games/seam.py, common.py, names.py) and every game
+"""The rules are pure: the seam (app/games/seam.py, common.py, names.py, patch.py,
+rendered.py) and every game
 package's modules but its bundle (`__init__.py`) and its HTTP (`routes.py`) import only
 the standard library, the seam and their own package, and nothing that reaches a clock,
 chance, the event loop or the outside world. No game package imports another."""
@@ -12,7 +13,13 @@ from pathlib import Path
 import pytest
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "app" / "games"
-SEAM = ("app.games.seam", "app.games.common", "app.games.names", "app.games.rendered")
+SEAM = (
+    "app.games.seam",
+    "app.games.common",
+    "app.games.names",
+    "app.games.patch",
+    "app.games.rendered",
+)
 NOT_RULES = {"__init__.py", "routes.py"}
 RULE_FILES = sorted(
     [*(GAMES_DIR / f"{name.rsplit('.', 1)[1]}.py" for name in SEAM)]

@@ -1,12 +1,13 @@
 """A state's patch made from what its event changed equals the diff of the whole views.
 
-The rooms render only the parts of a view that an event changed (the rules'
-`view_changes`, app/games/rendered.py's `ViewParts`) and the hub patches only those
-(app/api/hub.py). Here recorded games of every game are replayed: at each event the
-parts changed, laid over the view before, must be the whole view after, byte for byte
-(its JSON), and the patch over those parts must be the diff of the two whole views.
-BANK is also played through a `Room` (presence, undos, late joins): each state frame
-is checked as the hub uses it.
+A room makes each state's patch from the two states (the rules' `view_patch`,
+app/games/rendered.py's `ViewParts`), not from two whole views, and renders the whole
+view only when someone reads it, from the parts an event changed (`view_changes`).
+Here recorded games of every game are replayed: at each event the patch, applied to
+the view before, must give the whole view after, byte for byte (its JSON), as the diff
+of the two whole views does; and the parts changed, laid over the view before, must be
+the whole view after. BANK is also played through a `Room` (presence, undos, late
+joins): each state frame's patch is applied as a phone applies it.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from typing import Any
 
 import orjson
 
-from app.api.patch import diff, diff_keys
+from app.bus.base import Frame
 from app.games.bunco.rules import BuncoRules
+from app.games.patch import diff
 from app.games.seam import Event, Rules, ViewChanges
 from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
-from app.rooms.room import Room, encode_view
+from app.rooms.rendering import encode_view
+from app.rooms.room import Room
 from tests.bank_support import BANK
 from tests.games.bunco.test_bunco_properties import Night
 from tests.games.tournament.test_tournament_rules import RULES as TOURNAMENT
@@ -30,6 +33,38 @@ from tests.games.tournament.test_tournament_rules import finished, rerolling
 
 def online(player_id: str) -> bool:
     return player_id[-1] in "02468"  # some players' phones are here
+
+
+def applied(view: Any, ops: list[Any]) -> Any:
+    """`ops` applied to a copy of `view` as a client applies them (RFC 6902: add,
+    remove, replace; static/js/shell/patch.js)."""
+    doc = orjson.loads(encode_view(view))
+    for op in ops:
+        name, path = op[0], op[1]
+        *parents, last = [t.replace("~1", "/").replace("~0", "~") for t in path.split("/")[1:]]
+        if not path:
+            doc = op[2]
+            continue
+        target = doc
+        for token in parents:
+            target = target[int(token)] if isinstance(target, list) else target[token]
+        if isinstance(target, list):
+            if name == "add":
+                target.insert(len(target) if last == "-" else int(last), op[2])
+            elif name == "remove":
+                del target[int(last)]
+            else:
+                target[int(last)] = op[2]
+        elif name == "remove":
+            del target[last]
+        else:
+            assert name == "add" or last in target, op
+            target[last] = op[2]
+    return doc
+
+
+def same(a: Any, b: Any) -> bool:
+    return orjson.dumps(a) == orjson.dumps(b)
 
 
 def check_replay(rules: Rules[Any], options: Mapping[str, Any], events: Iterable[Event]) -> int:
@@ -42,11 +77,15 @@ def check_replay(rules: Rules[Any], options: Mapping[str, Any], events: Iterable
         after = rules.evolve(state, event, seq)
         whole = rules.view(after, online)
         parts = rules.view_changes(state, after, online)
+        ops = rules.view_patch(state, after, online)
+        assert (ops is None) == (parts is None), event
+        if ops is not None:
+            assert same(applied(view, ops), orjson.loads(encode_view(whole))), (event, ops)
+            assert same(applied(view, ops), applied(view, diff(view, whole))), event
         if parts is not None:
             partial += 1
             made = {**view, **parts}
             assert orjson.dumps(made) == orjson.dumps(whole), event
-            assert diff_keys(view, made, tuple(parts)) == diff(view, whole), event
             assert list(parts) == [key for key in whole if key in parts]  # the view's order
             whole = made
         state, view = after, whole
@@ -104,28 +143,41 @@ def bank_game(seed: int) -> Iterable[Any]:
             yield join("p9")  # seated mid-game
 
 
-def test_bank_rooms_patch_from_what_each_event_changed_as_the_whole_diff_would() -> None:
-    partial = frames = 0
+def expected(room: Room, seq: int) -> bytes:
+    """The room's whole view now, rendered from scratch (JSON)."""
+    handover = orjson.loads(room.presence_text())["handover"]
+    view = {"code": room.code, **room.rules.view(room.timeline.state, room.connected)}
+    return encode_view({**view, "handover": handover, "seq": seq})
+
+
+def test_bank_rooms_patch_from_each_event_and_render_whole_views_only_when_read() -> None:
+    made = frames = 0
     for seed in (1, 2, 3):
         room, _ = Room.create("K7QF", BANK, {"rounds": 8}, ["b" * 64], 0, 16)
-        previous = None  # the last state frame's (seq, view)
+        states: list[tuple[Frame, bytes]] = []  # each state frame, and its whole view then
         for message in bank_game(seed):
             for frame in room.handle(message, 1).frames:
-                if frame.kind != "state":
-                    continue
-                frames += 1
-                whole = {
-                    "code": room.code,
-                    **room.rules.view(room.timeline.state, room.connected),
-                    "handover": frame.view["handover"],
-                    "seq": frame.seq,
-                }
-                assert encode_view(frame.view) == encode_view(whole)
-                assert frame.text == '{"type":"state","state":' + encode_view(whole).decode() + "}"
-                if frame.changed is not None:
-                    assert previous is not None and previous[0] == frame.seq - 1
-                    partial += 1
-                    ops = diff_keys(previous[1], frame.view, frame.changed)
-                    assert ops == diff(previous[1], whole)
-                previous = (frame.seq, frame.view)
-    assert partial > 0.7 * frames  # after a presence change the next view is whole
+                if frame.kind == "state":
+                    states.append((frame, expected(room, frame.seq)))
+            if len(states) % 7 == 0 and states:  # some views are read at once, most later
+                assert encode_view(states[-1][0].view) == states[-1][1]
+        for (before, old), (after, new) in zip(states, states[1:], strict=False):
+            frames += 1
+            assert encode_view(after.view) == new  # read late: as it was at its seq
+            assert after.text == '{"type":"state","state":' + new.decode() + "}"
+            if after.ops is not None:
+                made += 1
+                assert before.seq == after.seq - 1
+                assert same(applied(orjson.loads(old), after.ops), orjson.loads(new)), after.ops
+    assert made > 0.7 * frames  # after a presence change the next view is whole
+
+
+def test_a_bank_room_renders_no_view_while_only_patches_are_read() -> None:
+    room, _ = Room.create("K7QF", BANK, {"rounds": 8}, ["b" * 64], 0, 16)
+    renderings = []
+    for message in bank_game(4):
+        for frame in room.handle(message, 1).frames:
+            if frame.kind == "state" and frame.ops is not None:
+                renderings.append(room.rendering)
+    assert len(renderings) > 100
+    assert sum(rendering.made for rendering in renderings) < 0.2 * len(renderings)

@@ -46,9 +46,10 @@ from app.games.bank.state import (
     after_unbank,
     roll_value,
 )
-from app.games.bank.view import view, view_changes
+from app.games.bank.view import view, view_changes, view_patch
 from app.games.common import Kick, Start, bank_house_rules, join_kick_seating
 from app.games.names import MAX_NAME, clean_name, name_taken
+from app.games.patch import Op
 from app.games.seam import (
     SYSTEM,
     Chance,
@@ -417,6 +418,11 @@ class BankRules:
         self, before: BankState, after: BankState, connected: Connected
     ) -> dict[str, Any] | None:
         return view_changes(before, after, connected)
+
+    def view_patch(
+        self, before: BankState, after: BankState, connected: Connected
+    ) -> list[Op] | None:
+        return view_patch(before, after, connected)
 
     def player_ids(self, state: BankState) -> list[str]:
         return [p.id for p in state.players]

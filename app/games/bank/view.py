@@ -15,7 +15,8 @@ from app.games.bank.state import (
     RoundResult,
     TableOf,
 )
-from app.games.rendered import ByIdentity, Kept, Rendered, ViewParts
+from app.games.patch import Op, diff
+from app.games.rendered import ByIdentity, Kept, Rendered, ViewParts, appended
 from app.games.seam import Connected, fairness_view
 
 
@@ -28,6 +29,12 @@ def view_changes(
 ) -> dict[str, Any] | None:
     """The parts of the view an event changed (None: the whole view): see `PARTS`."""
     return PARTS.changes(before, after, connected)
+
+
+def view_patch(before: BankState, after: BankState, connected: Connected) -> list[Op] | None:
+    """The operations that turn `before`'s view into `after`'s (None: diff the whole
+    views): see `PARTS` and `PATCHERS`."""
+    return PARTS.patch(before, after, connected)
 
 
 def _winners(state: BankState) -> list[str]:
@@ -57,6 +64,9 @@ def _tail(state: BankState) -> dict[str, Any]:
         **({"house_rules": house} if (house := state.house.differences()) else {}),
         **fairness_view(state),
     }
+
+
+SEAT_FIELDS = ("name", "score", "banked", "has_phone", "waiting")  # a seat's, from its Player
 
 
 def _player(player: Player, connected: bool) -> dict[str, Any]:
@@ -186,6 +196,65 @@ def _tournament_view(table: TableOf | None) -> dict[str, Any]:
     return {"tournament": {"code": table.tournament, "game": table.game, "table": table.table}}
 
 
+# -- patches made from the states: what one roll or BANK changes, without the whole view ---
+def _players_view(state: BankState, connected: Connected) -> list[dict[str, Any]]:
+    return [_player(p, connected(p.id)) for p in state.players]
+
+
+def _seats_patch(before: BankState, after: BankState, connected: Connected, path: str) -> list[Op]:
+    """The seats that are other objects now, field by field (a BANK: its score and
+    `banked`; a seat's phone is as connected as it was); the list diffed when a seat
+    came or went."""
+    old, new = before.players, after.players
+    if len(old) != len(new):
+        return diff(_players_view(before, connected), _players_view(after, connected), path)
+    ops: list[Op] = []
+    for index, (was, now) in enumerate(zip(old, new, strict=True)):
+        if was is now:
+            continue
+        if was.id != now.id:
+            ops.append(["replace", f"{path}/{index}", _player(now, connected(now.id))])
+            continue
+        for name in SEAT_FIELDS:
+            value = getattr(now, name)
+            if getattr(was, name) != value:
+                ops.append(["replace", f"{path}/{index}/{name}", value])
+    return ops
+
+
+def _round_log_patch(
+    before: BankState, after: BankState, connected: Connected, path: str
+) -> list[Op]:
+    """A roll or a BANK appended to the round; the whole log when the round ended or an
+    undo took something back."""
+    rolls = appended(before.rolls_now, after.rolls_now, _rolls, path + "/rolls")
+    banks = appended(before.banked_now, after.banked_now, _bankings, path + "/banks")
+    if rolls is None or banks is None:
+        return [["replace", path, _round_log(after)]]
+    return rolls + banks
+
+
+def _preview_patch(
+    before: BankState, after: BankState, connected: Connected, path: str
+) -> list[Op]:
+    """An event appended to what an undo would take back; else the preview whole."""
+    was = not before.closed and bool(before.since_roll)
+    now = not after.closed and bool(after.since_roll)
+    if was and now and before.since_roll[0] is after.since_roll[0]:
+        added = appended(before.since_roll, after.since_roll, _changes, path + "/takes_back")
+        if added is not None:
+            return added
+    return [["replace", path, _preview(after)]] if was or now else []
+
+
+def _log_patch(before: BankState, after: BankState, connected: Connected, path: str) -> list[Op]:
+    """A round appended to `rounds_log` (never sent again); else its diff."""
+    added = appended(before.rounds_log, after.rounds_log, _summaries, path)
+    if added is not None:
+        return added
+    return diff(_rounds_log(before.rounds_log), _rounds_log(after.rounds_log), path)
+
+
 # A finished round, a roll, a BANK, a seat never change: each is rendered once, and
 # every later view holds the same dict (app/games/rendered.py).
 _seats: Rendered[Player, list[dict[str, Any] | None]] = Rendered(lambda _: [None, None])
@@ -208,7 +277,7 @@ PARTS: ViewParts[BankState] = ViewParts(
         "roll_entry": (("roll_entry",), lambda s, c: s.roll_entry),
         "turn": (("turn",), lambda s, c: s.turn),
         "last_roll": (("last_roll",), lambda s, c: _last_roll(s.last_roll)),
-        "players": (("players",), lambda s, c: [_player(p, c(p.id)) for p in s.players]),
+        "players": (("players",), _players_view),
         "rounds_log": (("rounds_log",), lambda s, c: _rounds_log(s.rounds_log)),
         "winners": (("status", "players"), lambda s, c: _winners(s)),
         "round_log": (("rolls_now", "banked_now"), lambda s, c: _round_log(s)),
@@ -227,4 +296,26 @@ PARTS: ViewParts[BankState] = ViewParts(
     },
     _tail,
     ("table", "house", "fair"),
+    patchers={
+        "players": _seats_patch,
+        "rounds_log": _log_patch,
+        "round_log": _round_log_patch,
+        "undo_preview": _preview_patch,
+    },
+    whole=(
+        "status",
+        "rounds",
+        "round",
+        "roll_count",
+        "bank",
+        "roll_entry",
+        "turn",
+        "last_roll",
+        "winners",
+        "last_round",
+        "last_correction",
+        "open_to_join",
+        "next_game",
+        "previous_game",
+    ),
 )

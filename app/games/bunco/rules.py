@@ -34,9 +34,10 @@ from app.games.bunco.state import (
     Table,
 )
 from app.games.bunco.view import view as bunco_view
-from app.games.bunco.view import view_changes
+from app.games.bunco.view import view_changes, view_patch
 from app.games.common import Join, Kick, Start, group_report, join_kick_seating
 from app.games.names import clean_name, name_taken
+from app.games.patch import Op
 from app.games.seam import (
     STRICT,
     Chance,
@@ -164,6 +165,11 @@ class BuncoRules:
         self, before: BuncoState, after: BuncoState, connected: Connected
     ) -> dict[str, Any] | None:
         return view_changes(before, after, connected)
+
+    def view_patch(
+        self, before: BuncoState, after: BuncoState, connected: Connected
+    ) -> list[Op] | None:
+        return view_patch(before, after, connected)
 
     def player_ids(self, state: BuncoState) -> list[str]:
         return [p.id for p in state.players]

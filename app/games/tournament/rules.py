@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Literal
 
 from app.games.common import Join, Kick, bank_house_rules, group_report, join_kick_seating
 from app.games.names import clean_name, name_taken
+from app.games.patch import Op
 from app.games.seam import (
     PLAYER,
     STRICT,
@@ -45,7 +46,7 @@ from app.games.seam import (
 )
 from app.games.tournament import scoring
 from app.games.tournament.state import Player, Result, Status, Table, TournamentState
-from app.games.tournament.view import tournament_view, view_changes
+from app.games.tournament.view import tournament_view, view_changes, view_patch
 
 ORGANISER = "organiser"
 SYSTEM = "system"
@@ -359,6 +360,11 @@ class TournamentRules:
         self, before: TournamentState, after: TournamentState, connected: Connected
     ) -> dict[str, Any] | None:
         return view_changes(before, after, connected)
+
+    def view_patch(
+        self, before: TournamentState, after: TournamentState, connected: Connected
+    ) -> list[Op] | None:
+        return view_patch(before, after, connected)
 
     def player_ids(self, state: TournamentState) -> list[str]:
         return [p.id for p in state.players]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.patch import Op
 from app.games.rendered import ViewParts
 from app.games.seam import Connected, fairness_view
 from app.games.tournament import scoring
@@ -39,6 +40,14 @@ def view_changes(
 ) -> dict[str, Any] | None:
     """The parts of the view an event changed (None: the whole view): see `PARTS`."""
     return PARTS.changes(before, after, connected)
+
+
+def view_patch(
+    before: TournamentState, after: TournamentState, connected: Connected
+) -> list[Op] | None:
+    """The operations that turn `before`'s view into `after`'s (None: diff the whole
+    views): each changed part's diff, see `PARTS`."""
+    return PARTS.patch(before, after, connected)
 
 
 def _standings(state: TournamentState) -> list[scoring.Standing]:

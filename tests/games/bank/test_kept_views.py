@@ -18,7 +18,8 @@ from app.games.bank.state import Player, RoundResult
 from app.games.rendered import Kept, Rendered
 from app.games.seam import changed
 from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
-from app.rooms.room import Room, encode_view
+from app.rooms.rendering import encode_view
+from app.rooms.room import Room
 from tests.bank_support import BANK, DiceChance
 
 PLAYERS = [f"p{n}" for n in range(5)]

@@ -2,18 +2,19 @@
 each written as an array, `[op, path]` or `[op, path, value]`, half the bytes.
 
 The state patches extension (docs/protocol.md): a socket that asks for it gets each
-new state as the operations that turn the previous state into it, computed once per
-state for every such socket (app/api/hub.py). Only `add`, `remove` and `replace` are
-made; a list that grew gets its new items appended (`/-`), so the rounds already in
-`rounds_log` are never sent again; where the changes inside an object or a list would
-be longer than its new value, it is replaced whole. static/js/shell/patch.js applies them.
+new state as the operations that turn the previous state into it, made once per state
+for every such socket: by the room, from the two states (the rules' `view_patch`,
+app/games/rendered.py), or by the hub, as the diff of two whole views (app/api/hub.py).
+Only `add`, `remove` and `replace` are made; a list that grew gets its new items
+appended (`/-`), so the rounds already in `rounds_log` are never sent again; where the
+changes inside an object or a list would be longer than its new value, it is replaced
+whole. static/js/shell/patch.js applies them.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
-
-import orjson
 
 Op = list[Any]  # ["add" | "remove" | "replace", JSON pointer, value (not for remove)]
 
@@ -39,17 +40,6 @@ def diff(old: Any, new: Any, path: str = "") -> list[Op]:
     return ops
 
 
-def diff_keys(old: dict[str, Any], new: dict[str, Any], keys: tuple[str, ...]) -> list[Op]:
-    """`diff(old, new)` when the two objects have the same keys, in the same order, and
-    differ only at `keys` (given in that order): the other members are not walked."""
-    ops: list[Op] = []
-    for key in keys:
-        was, value = old[key], new[key]
-        if was is not value and (was != value or type(was) is not type(value)):
-            _changed(was, value, pointer("", key), ops)
-    return ops
-
-
 def _container(old: Any, new: Any) -> bool:
     """Both objects, or both arrays."""
     if isinstance(new, dict):
@@ -65,7 +55,7 @@ def _changed(was: Any, value: Any, path: str, ops: list[Op]) -> None:
         return
     mine: list[Op] = []
     _changes(was, value, path, mine)
-    if len(mine) > 2 and len(orjson.dumps(mine)) > len(orjson.dumps(value)) + len(path) + 30:
+    if len(mine) > 2 and _size(mine) > _size(value) + len(path) + 30:
         mine = [["replace", path, value]]
     ops.extend(mine)
 
@@ -95,3 +85,8 @@ def _changes(old: Any, new: Any, path: str, ops: list[Op]) -> None:
         ops.append(["add", path + "/-", value])
     for index in range(len(old) - 1, common - 1, -1):  # from the end: indexes hold
         ops.append(["remove", f"{path}/{index}"])
+
+
+def _size(value: Any) -> int:
+    """Its JSON's length in bytes, compact (as the frames encode it)."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
