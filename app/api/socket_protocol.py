@@ -99,6 +99,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     # Whatever else closes the socket (uvicorn's own closes, a close frame received, a
     # parser error) closes the transport at once, which `write` checks as well.
     _plain = False
+    _heard = False  # a message came since the last keepalive ping: the peer is alive
 
     def connection_made(self, transport: Any) -> None:
         """Counted as the HTTP connection it was (app/api/http_protocol.py)."""
@@ -189,6 +190,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             except UnicodeDecodeError:
                 pass  # websockets closes the socket with 1007, as for any invalid text
             else:
+                self._heard = True
                 session.receive(text)
                 return
         elif (
@@ -213,6 +215,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         self.frames = []
         if self.close_sent:
             return
+        self._heard = True
         if self.curr_msg_data_type != "text":
             session.receive(None)
             return
@@ -226,12 +229,18 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
 
     # -- keepalive: the ping and its pong without websockets' frame objects ------------------
     def send_keepalive_ping(self) -> None:
-        """uvicorn's ping (its payload, its timers), framed here: the same bytes."""
+        """uvicorn's ping (its payload, its timers), framed here: the same bytes; none
+        when the peer sent a message since the last one (it was alive then: a socket
+        that goes silent is pinged at the next interval, and dropped a timeout later)."""
         if self.conn.extensions or self.session is None:
             super().send_keepalive_ping()
             return
         self.ping_timer = None
         if self.close_sent or self.transport.is_closing() or self.conn.state is not OPEN:
+            return
+        if self._heard:
+            self._heard = False
+            self.schedule_ping()
             return
         self.pending_ping_payload = payload = random.getrandbits(32).to_bytes(4, "big")
         self.ping_sent_at = self.loop.time()
@@ -277,7 +286,9 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         )
 
     def write(self, text: str, frame: bytes | None) -> bool:
-        if self._plain and frame is not None and not self.transport.is_closing():
+        if self._plain and not self.transport.is_closing():
+            if frame is None:  # a message of this socket's own (an ack, a pong)
+                frame = text_frame(text.encode())
             if self._corked is None:
                 self.transport.write(frame)
             else:
