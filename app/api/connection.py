@@ -78,6 +78,7 @@ class TokenBucket:
 class Connection:
     __slots__ = (
         "_close_code",
+        "_direct",
         "_gone",
         "_gone_waiter",
         "_others",
@@ -129,6 +130,8 @@ class Connection:
         self._others = 0
         self._close_code: int | None = None
         self._started = False  # the welcome goes first: until then everything queues
+        # Started, nothing queued, not closing: a frame goes straight to the wire.
+        self._direct = False
         self._gone = False
         self._gone_waiter: asyncio.Future[None] | None = None  # made when someone waits
 
@@ -146,24 +149,26 @@ class Connection:
         if self._slot is not None:
             self._slot.text = text
             return
-        if self._started and not self._queue and self.wire.write(text, frame):
+        if self._direct and self.wire.write(text, frame):
             if published:
                 self.patch_base = seq
             return
+        self._direct = False
         self._slot = _StateSlot(text)
         self._queue.append(self._slot)
 
     def push_patch(self, seq: int, base: int, text: str, frame: bytes) -> bool:
         """Send a state as a patch when this socket asked for them, has exactly the
         state it applies to and nothing queued; False: send the whole state instead."""
-        if not self.patches or base != self.patch_base or base != self.last_seq:
-            return False
-        if self._queue or not self._started or self._close_code is not None:
-            return False
-        if not self.wire.write(text, frame):
-            return False
-        self.last_seq = self.patch_base = seq
-        return True
+        if (
+            self._direct
+            and base == self.patch_base == self.last_seq
+            and self.patches
+            and self.wire.write(text, frame)
+        ):
+            self.last_seq = self.patch_base = seq
+            return True
+        return False
 
     def resend_state(self, seq: int, text: str) -> None:
         """The whole state again: the client's patches went wrong (it sent `sync`)."""
@@ -171,13 +176,14 @@ class Connection:
         self.push_state(seq, text)
 
     def push(self, text: str, frame: bytes | None = None) -> None:
-        if self._close_code is not None:
+        if self._direct and self.wire.write(text, frame):
             return
-        if self._started and not self._queue and self.wire.write(text, frame):
+        if self._close_code is not None:
             return
         if self._others >= self._queue_limit:
             self.close(CLOSE_TRY_LATER)
             return
+        self._direct = False
         self._others += 1
         self._queue.append(text)
 
@@ -201,8 +207,11 @@ class Connection:
                 self._slot = None
             else:
                 self._others -= 1
-        if self._close_code is not None and not queue:
-            self.wire.close(self._close_code)
+        if self._close_code is not None:
+            if not queue:
+                self.wire.close(self._close_code)
+        else:
+            self._direct = self._started and not queue
 
     # -- closing -----------------------------------------------------------------------------
     def close(self, code: int, flush: bool = False) -> None:
@@ -210,6 +219,7 @@ class Connection:
         if self._close_code is not None:
             return
         self._close_code = code
+        self._direct = False
         if not flush or not self._started:
             self._queue.clear()
             self._slot, self._others = None, 0
@@ -226,6 +236,7 @@ class Connection:
         """The socket is gone (its wire says so): nothing more is sent."""
         if self._close_code is None:
             self._close_code = CLOSE_GOING_AWAY
+        self._direct = False
         self._queue.clear()
         self._slot, self._others = None, 0
         self._gone = True

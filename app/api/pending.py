@@ -84,7 +84,7 @@ class Pending:
         self._bus = bus if isinstance(bus, KeepsAnswers) else None
         # One process: the commit hands the answer over in the same call, so nothing
         # can be lost on the way and there is nothing to track.
-        self._tracking = isinstance(bus, SharedBus)
+        self.tracking = isinstance(bus, SharedBus)
         self._registry = registry
         self._deliver = deliver  # the hub's on_reply: it claims, then routes
         self._alive = alive
@@ -97,7 +97,7 @@ class Pending:
 
     def track(self, code: str, envelope: CommandEnvelope) -> CommandEnvelope:
         """The envelope to submit: the same, with a key of this send's own."""
-        if not self._tracking:
+        if not self.tracking:
             return envelope
         key = f"{envelope.key}#{next(self._numbers)}"
         tracked = dataclasses.replace(envelope, key=key)

@@ -8,8 +8,7 @@ newer clients can add some.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,9 +27,9 @@ class BadMessage(Exception):
         self.command_id = command_id
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
-    """A socket message's `type` and `id`, read before the game reads the rest."""
+class Message(NamedTuple):
+    """A socket message's `type` and `id`, read before the game reads the rest (a tuple:
+    made at a third of a frozen dataclass's cost, once per message)."""
 
     type: str
     id: str | None

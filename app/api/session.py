@@ -249,7 +249,8 @@ class Session:
         if text is None:
             conn.push(error_text("bad_message", "Binary frames are not accepted: send JSON text."))
             return
-        if len(text) > settings.max_frame_bytes or len(text.encode()) > settings.max_frame_bytes:
+        size, most = len(text), settings.max_frame_bytes
+        if size > most or (size * 4 > most and len(text.encode()) > most):  # ≤ 4 bytes a char
             conn.close(CLOSE_TOO_BIG)
             return
         try:
@@ -277,7 +278,8 @@ class Session:
             auth=conn.th,
         )
         hub = self.services.hub
-        envelope = hub.pending.track(conn.code, envelope)  # answered once, whatever fails
+        if hub.pending.tracking:  # a shared backplane: answered once, whatever fails
+            envelope = hub.pending.track(conn.code, envelope)
         conn.awaiting += 1  # its answer may come with the state it makes (app/api/hub.py)
         try:
             if self.services.registry.submit_nowait(conn.code, envelope):

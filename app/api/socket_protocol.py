@@ -15,6 +15,7 @@ as uvicorn would send it (`room_socket_protocol(app)` binds the protocol to the 
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, unquote
@@ -23,6 +24,7 @@ from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request, Response
 from websockets.protocol import Protocol, State
+from websockets.streams import StreamReader
 
 try:  # websockets' C unmasking, as its own parser uses it
     from websockets.speedups import apply_mask
@@ -38,6 +40,18 @@ from app.api.site import origin_allowed
 ROOM_PATH = re.compile(r"/ws/([a-z]+)/([A-Za-z0-9]{1,32})")
 FIN_TEXT = 0x81  # a whole message in one frame, text, no extension bits (RFC 6455 §5.2)
 MASKED = 0x80  # every client frame is masked
+FIN_PONG = 0x8A  # a pong (control frames are never fragmented)
+PING_HEAD = bytes((0x89, 4))  # an unmasked ping with our 4-byte payload
+OPEN = State.OPEN
+# websockets' parser waits here, and only here, between two frames (Protocol.parse).
+BETWEEN_FRAMES = StreamReader.at_eof.__code__
+
+
+def between_frames(conn: Protocol) -> bool:
+    """Whether websockets' parser holds no part of a frame: what comes next starts one.
+    (Its buffer may be empty in the middle of a frame too: after the header, say.)"""
+    waiting = conn.parser.gi_yieldfrom  # type: ignore[attr-defined]
+    return waiting is not None and waiting.gi_code is BETWEEN_FRAMES
 
 
 class _NoApp:
@@ -81,6 +95,11 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     patches = False  # the client asked for states as patches (docs/protocol.md)
     _peer: str | None = None
     _corked: list[bytes] | None = None  # frames held until `uncork` (one write for all)
+    # Open, writable, without an extension: a frame built once is written as it is.
+    # Whatever else closes the socket (uvicorn's own closes, a close frame received, a
+    # parser error) closes the transport at once, which `write` checks as well.
+    _plain = False
+    _heard = False  # a message came since the last keepalive ping: the peer is alive
 
     def connection_made(self, transport: Any) -> None:
         """Counted as the HTTP connection it was (app/api/http_protocol.py)."""
@@ -121,6 +140,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             # socket's life in its frame; the frame parser alone reads the rest.
             self.conn.parser = Protocol.parse(self.conn)
             next(self.conn.parser)
+        self._plain = not self.conn.extensions
         self.start_keepalive()
         params = dict(parse_qsl(query, keep_blank_values=True))
         self.patches = params.get("patches") == "1"
@@ -153,16 +173,15 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     def data_received(self, data: bytes) -> None:
         """A phone's command is one short frame in one read: read here at once. Anything
         else (longer, split, several, control frames) goes through websockets' parser."""
-        session, conn = self.session, self.conn
+        session, conn, size = self.session, self.conn, len(data)
         if (
             session is not None
-            and len(data) > 6
+            and size > 6
             and data[0] == FIN_TEXT
-            and data[1] & MASKED
-            and (data[1] & 0x7F) == len(data) - 6 < 126
-            and not conn.reader.buffer
+            and (data[1] ^ MASKED) == size - 6 < 126  # masked, and exactly this frame
             and conn.current_size is None
-            and conn.state is State.OPEN
+            and between_frames(conn)
+            and conn.state is OPEN
             and not conn.extensions
             and not self.close_sent
         ):
@@ -171,8 +190,20 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             except UnicodeDecodeError:
                 pass  # websockets closes the socket with 1007, as for any invalid text
             else:
+                self._heard = True
                 session.receive(text)
                 return
+        elif (
+            size == 10
+            and data[0] == FIN_PONG
+            and data[1] == MASKED | 4  # the answer to our keepalive ping, alone
+            and session is not None
+            and conn.state is OPEN
+            and not conn.extensions
+            and between_frames(conn)
+        ):
+            self._ponged(apply_mask(data[6:], data[2:6]))
+            return
         super().data_received(data)
 
     def send_receive_event_to_app(self) -> None:
@@ -184,6 +215,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         self.frames = []
         if self.close_sent:
             return
+        self._heard = True
         if self.curr_msg_data_type != "text":
             session.receive(None)
             return
@@ -195,11 +227,46 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             return
         session.receive(text)
 
+    # -- keepalive: the ping and its pong without websockets' frame objects ------------------
+    def send_keepalive_ping(self) -> None:
+        """uvicorn's ping (its payload, its timers), framed here: the same bytes; none
+        when the peer sent a message since the last one (it was alive then: a socket
+        that goes silent is pinged at the next interval, and dropped a timeout later)."""
+        if self.conn.extensions or self.session is None:
+            super().send_keepalive_ping()
+            return
+        self.ping_timer = None
+        if self.close_sent or self.transport.is_closing() or self.conn.state is not OPEN:
+            return
+        if self._heard:
+            self._heard = False
+            self.schedule_ping()
+            return
+        self.pending_ping_payload = payload = random.getrandbits(32).to_bytes(4, "big")
+        self.ping_sent_at = self.loop.time()
+        self.transport.write(PING_HEAD + payload)
+        if self.ping_timeout is not None:
+            self.pong_timer = self.loop.call_later(self.ping_timeout, self.keepalive_timeout)
+        else:
+            self.schedule_ping()
+
+    def _ponged(self, payload: bytes) -> None:
+        """uvicorn's `handle_pong`: the pong of the ping in flight chains the next ping."""
+        if self.pending_ping_payload is None or payload != self.pending_ping_payload:
+            return  # unsolicited, or stale
+        self.last_ping_rtt = self.loop.time() - self.ping_sent_at
+        self.pending_ping_payload = None
+        if self.pong_timer is not None:
+            self.pong_timer.cancel()
+            self.pong_timer = None
+            self.schedule_ping()
+
     def connection_lost(self, exc: Exception | None) -> None:
         """Tell the session, then break the reference cycles (this protocol and its
         session; websockets' parser and its generator) so that the socket is freed now,
         by reference counting: left to the cyclic GC, thousands of closed sockets pile
         up between full collections, which then stall the loop (bench.soak)."""
+        self._plain = False
         super().connection_lost(exc)
         if self.peers is not None:
             self.peers.add(self._peer, -1)
@@ -219,6 +286,14 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         )
 
     def write(self, text: str, frame: bytes | None) -> bool:
+        if self._plain and not self.transport.is_closing():
+            if frame is None:  # a message of this socket's own (an ack, a pong)
+                frame = text_frame(text.encode())
+            if self._corked is None:
+                self.transport.write(frame)
+            else:
+                self._corked.append(frame)
+            return True
         if not self._open():
             return True  # dropped: the socket is going
         if not self.writable.is_set():
@@ -245,6 +320,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
 
     def close(self, code: int, reason: str = "") -> None:
         self.uncork()  # what was written before the close goes first
+        self._plain = False
         if self._open():
             self.conn.send_close(code, reason)
             self.transport.write(b"".join(self.conn.data_to_send()))
@@ -253,8 +329,13 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         if self.session is not None:
             self.session.disconnected()
 
+    def pause_writing(self) -> None:
+        self._plain = False
+        super().pause_writing()
+
     def resume_writing(self) -> None:
         super().resume_writing()
+        self._plain = self._open() and not self.conn.extensions and self.session is not None
         conn = self.session.conn if self.session is not None else None
         if conn is not None:
             conn.flush()

@@ -138,3 +138,21 @@ def test_a_short_frame_that_is_not_utf8_closes_the_socket_with_1007(
     close = data[data.index(b"\x88") :]  # the close frame: its code leads its payload
     assert int.from_bytes(close[2:4], "big") == 1007
     banker.close()
+
+
+def test_a_frame_whose_rest_looks_like_a_whole_frame_is_still_read_as_one(
+    server: ServerProcess,
+) -> None:
+    """After a frame's first two bytes, websockets' parser holds nothing in its buffer,
+    yet it is inside a frame: the rest is not a frame of its own, whatever it looks like."""
+    banker = seated_banker(server)
+    payload = b'{"type":"roll","dice":[2,3],"id":"tail"}'
+    # a mask whose first two bytes read as the header of a frame of the rest's length
+    mask = bytes((0x81, 0x80 | (len(payload) - 2), 7, 9))
+    masked = bytes(b ^ mask[n % 4] for n, b in enumerate(payload))
+    whole = bytes((0x81, 0x80 | len(payload))) + mask + masked
+    banker.sendall(whole[:2])
+    assert not select.select([banker], [], [], 0.2)[0], "a header alone: nothing to answer"
+    banker.sendall(whole[2:])
+    assert acks(banker) == ["tail"]
+    banker.close()
