@@ -7,10 +7,11 @@ and then carries out the effects the commit recorded. When a commit is refused
 (another process owns the room now) or the bus fails, the task stops and drops its
 in-memory copy.
 
-One process with a journal (SQLite) takes a socket's command in one hop (`take`):
-when nothing is before it (the inbox empty, no write or effect of the room in
-flight) it is applied in the loop turn it arrived in, without queueing it or waking
-the task, and its write joins that turn's group commit; the task applies the rest.
+The owner takes a local socket's command in one hop (`take`): when nothing is before
+it (the inbox empty, no write or effect of the room in flight) it is applied in the
+loop turn it arrived in, without queueing it or waking the task, and its write joins
+that turn's group commit (one process's SQLite) or pipeline (Redis, where the command
+then never enters the room's stream); the task applies the rest.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from app.bus.base import Bus, BusUnavailable, Frame, Journal, Reply
+from app.bus.base import Bus, BusUnavailable, Frame, Journal, QuickCommit, Reply
 from app.games.seam import Chance, Effect
 from app.rooms import envelope as envelopes
 from app.rooms import outgoing
@@ -66,8 +67,11 @@ class RoomActor:
         chance: Chance | None = None,
         store_views: bool = True,
         journal: Journal | None = None,
+        quick: QuickCommit | None = None,
     ) -> None:
         self.room = room
+        # Redis: the owner's socket commands skip the inbox when nothing waits in it.
+        self.quick = quick if journal is None else None
         # A journal (one process's SQLite): events with their notes, the snapshot now
         # and then; `_unsaved`: events and changes since the stored snapshot.
         self.journal = journal
@@ -215,18 +219,46 @@ class RoomActor:
         return done.effects
 
     def take(self, envelope: envelopes.Envelope) -> bool:
-        """Apply `envelope` now, in one hop, when nothing is before it: one process with a
-        journal, the task waiting on an empty inbox, no write or effect in flight. Its
-        write joins this loop turn's group commit; the answer and the frames go out
-        once it is stored. False: submit it to the inbox instead."""
-        journal = self.journal
-        if journal is None or not self.waiting or self._stopping or self._failed:
+        """Apply `envelope` now, in one hop, when nothing is before it: the task waiting
+        on an empty inbox, no write or effect in flight. One process with a journal: its
+        write joins this loop turn's group commit; Redis (`quick`): its commit joins this
+        turn's pipeline, and no XADD or XREAD carries it. The answer and the frames go
+        out once it is stored. False: submit it to the inbox instead."""
+        journal, quick = self.journal, self.quick
+        if not self.waiting or self._stopping or self._failed:
             return False
-        if journal.queued(self.code):
+        if journal is not None:
+            if journal.queued(self.code):
+                return False
+        elif quick is None or not quick.idle(self.code):
             return False
         done = self._outcomes((envelope,))
-        snapshot = self._snapshot_due(done)
         applying = self._applying = asyncio.get_running_loop().create_future()
+        if journal is None:
+            assert quick is not None
+            stored = self.room.snapshot(with_view=self.store_views)
+
+            def committed(error: BusUnavailable | None) -> None:
+                self._applying = None
+                applying.set_result(error is None)
+                if error is not None:
+                    self._step_down(f"its commit failed ({error})")
+                    return
+                self._stored = stored
+                self._after_taken(done)
+
+            quick.commit_soon(
+                self.code,
+                self.epoch,
+                self.cursor,
+                stored,
+                done.entries,
+                done.frames,
+                done.replies,
+                committed,
+            )
+            return True
+        snapshot = self._snapshot_due(done)
 
         def written(error: BusUnavailable | None) -> None:
             self._applying = None
@@ -235,9 +267,7 @@ class RoomActor:
                 self._step_down(f"its write failed ({error})")
                 return
             self._saved(snapshot)
-            self._committed(self.cursor, done)
-            if done.effects:
-                self._carrying = asyncio.create_task(self._carry_out_taken(done.effects))
+            self._after_taken(done)
 
         records = self._records(done)
         if not journal.append_soon(
@@ -254,6 +284,11 @@ class RoomActor:
             applying.set_result(False)
             self._step_down("commit fenced off")
         return True
+
+    def _after_taken(self, done: Applied) -> None:
+        self._committed(self.cursor, done)
+        if done.effects:
+            self._carrying = asyncio.create_task(self._carry_out_taken(done.effects))
 
     def _outcomes(self, batch: Iterable[envelopes.Envelope]) -> Applied:
         """Apply each envelope to the room, in order: what is to be written."""

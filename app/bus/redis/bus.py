@@ -50,12 +50,21 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.base import (
+    GONE,
+    BusUnavailable,
+    Committed,
+    Frame,
+    FrameHandler,
+    Reply,
+    ReplyHandler,
+)
 from app.bus.redis.answers import ANSWERS_KEPT, Answers, answer_args
 from app.bus.redis.cluster import SCHEME, ClusterRouter, cluster_seeds
 from app.bus.redis.inbox import READ_COUNT, Inbox
 from app.bus.redis.mux import Multiplexer
 from app.bus.redis.nodes import alive_key, lapsed, live
+from app.bus.redis.own import OwnFrames
 from app.bus.redis.replicas import Replicas
 from app.bus.redis.sentinel import SCHEME as SENTINEL_SCHEME
 from app.bus.redis.sentinel import primary
@@ -142,18 +151,22 @@ class RedisBus:
         self._mux: Multiplexer | ClusterRouter
         self._subscriber: Subscriber | ShardedSubscriber
         self._router: ClusterRouter | None = None
+        self._own: OwnFrames | None = None  # the frames of this process's commits, kept
         if self.cluster:
             self._mux = self._router = router = ClusterRouter(seeds, pool, command_timeout)
             self._subscriber = ShardedSubscriber(router, channel, self._many, **hooks)
         else:
             self._mux = Multiplexer(pool, command_timeout, self._replicas.on_connect)
-            self._subscriber = Subscriber(pool, channel, self._many, **hooks)
+            self._own = OwnFrames()
+            self._subscriber = Subscriber(pool, channel, self._many, own=self._own.back, **hooks)
         self._submit_script = SUBMIT_SHARDED if self.cluster else SUBMIT
         self._commit_script = COMMIT_SHARDED if self.cluster else COMMIT
         self._publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self._inbox = Inbox(self._xread, lambda: self._subscriber.generation)
         self._connected = self._subscriber.connected
         self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
+        self._soon: list[tuple[Committed, tuple[Any, ...]]] = []  # this turn's `commit_soon`
+        self._tasks: set[asyncio.Task[None]] = set()
         self._listener: asyncio.Task[None] | None = None
         self._answers = Answers(self.node_id, self._mux.execute, self._call)
         # Per-address shares counted by every process together (app/api/limits.py).
@@ -360,17 +373,41 @@ class RedisBus:
         frames: Sequence[Frame],
         replies: Sequence[Reply] = (),
     ) -> bool:
-        message = encode_frames(cursor, frames) if frames else b""
         if await self._needed() and isinstance(self._mux, Multiplexer):
+            message = encode_frames(cursor, frames) if frames else b""
             return await self._commit_confirmed(
                 code, epoch, cursor, snapshot, entries, message, replies
             )
+        keys, args = self._commit_call(code, epoch, cursor, snapshot, entries, frames, replies)
+        script = self._commit_script
+        done = bool(await self._call(lambda: self._mux.script(script, keys, args)))
+        return self._after_commit(code, done, replies)
+
+    def _commit_call(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+        replies: Sequence[Reply],
+    ) -> tuple[list[Any], list[Any]]:
+        """COMMIT's keys and arguments (no replicas to wait for)."""
+        message = encode_frames(cursor, frames) if frames else b""
+        if message and self._own is not None and self._own_subscriber(code):
+            self._own.sent(code, message, frames)  # handed on as made when it comes back
         keys = [key(code, part) for part in COMMIT_KEYS]
         head = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, message]
         args = [*head, key(code, "frames"), ANSWERS_KEPT, len(entries), *entries]
         args += answer_args(replies)
-        script = self._commit_script
-        done = bool(await self._call(lambda: self._mux.script(script, keys, args)))
+        return keys, args
+
+    def _own_subscriber(self, code: str) -> bool:
+        """This process has sockets in the room (its messages come back to it)."""
+        return isinstance(self._subscriber, Subscriber) and code in self._subscriber.rooms
+
+    def _after_commit(self, code: str, done: bool, replies: Sequence[Reply]) -> bool:
         if not done:
             self._forget_owned(code)
             return False
@@ -387,6 +424,78 @@ class RedisBus:
                 self._on_error,
             )
         return True
+
+    # -- one hop: the owner applies a local command at once (app/rooms/actor.py, `take`) --
+    def idle(self, code: str) -> bool:
+        """Whether the owner may apply a local socket's command now, without the inbox:
+        nothing of the room waits in its stream or is being read (so nothing submitted
+        before it is overtaken), the subscription is up, and no replicas are waited for
+        (a held commit and its revert are told apart by the inbox cursor, which a command
+        taken this way does not move)."""
+        return (
+            self._replicas.wanted == 0 and self._connected.is_set() and not self._inbox.busy(code)
+        )
+
+    def commit_soon(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+        replies: Sequence[Reply],
+        done: Committed,
+    ) -> None:
+        """`commit` without waiting: the commits of every room asked for in one turn of the
+        loop are written together at the start of the next (one task, one write)."""
+        self._soon.append((done, (code, epoch, cursor, snapshot, entries, frames, replies)))
+        if replies:  # kept in the room's answer stream: sought there after a break
+            self._answers.submitted(code, "0-0")  # (no stream id dates it: from the start)
+        if len(self._soon) == 1:
+            task = asyncio.get_running_loop().create_task(self._commit_group())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _commit_group(self) -> None:
+        group, self._soon = self._soon, []
+        mux = self._mux
+        results: list[Any]
+        cancelled = None
+        try:
+            if isinstance(mux, Multiplexer):
+                calls = [self._commit_call(*args) for _, args in group]
+                script = self._commit_script
+                results = await self._call(lambda: mux.scripts(script, calls))
+            else:  # Redis Cluster: each room on its own slot's master
+                commits = (self.commit(*args) for _, args in group)
+                results = list(await asyncio.gather(*commits, return_exceptions=True))
+        except BaseException as error:  # noqa: BLE001 - every caller hears how it ended
+            failure = error if isinstance(error, Exception) else BusUnavailable("closed")
+            results = [failure] * len(group)
+            cancelled = None if isinstance(error, Exception) else error
+        reset = False
+        for (done, args), result in zip(group, results, strict=True):
+            code, replies = args[0], args[6]
+            if isinstance(result, BaseException):
+                if not isinstance(result, BusUnavailable):
+                    self._on_error()
+                    said = {getattr(result, "status_code", None), *str(result).split()}
+                    reset = reset or bool(said & NOT_PRIMARY)
+                    result = BusUnavailable(str(result) or type(result).__name__)
+                self._forget_owned(code)
+                done(result)
+            else:
+                stored = (
+                    self._after_commit(code, bool(result), replies)
+                    if isinstance(mux, Multiplexer)
+                    else bool(result)  # `commit` did the rest
+                )
+                done(None if stored else BusUnavailable(f"room {code}: commit fenced off"))
+        if cancelled is not None:
+            raise cancelled
+        if reset and isinstance(mux, Multiplexer):
+            await mux.reset("the primary refused a commit")
 
     async def _commit_confirmed(
         self,
@@ -449,6 +558,8 @@ class RedisBus:
 
     async def unsubscribe(self, code: str) -> None:
         await self._subscriber.unsubscribe(code)
+        if self._own is not None:
+            self._own.forget(code)
 
     async def recover_answers(self, code: str) -> int:
         """Hand on again this node's answers kept in the room's stream since the last read

@@ -116,6 +116,19 @@ class Multiplexer:
         await self.execute("SCRIPT", "LOAD", body)  # NOSCRIPT: it did not run; run it now
         return await self.execute("EVALSHA", sha, len(keys), *keys, *args)
 
+    async def scripts(self, body: str, calls: list[tuple[list[Any], list[Any]]]) -> list[Any]:
+        """The same script once per (keys, args), written together on one connection:
+        each reply, or its exception (NOSCRIPT: loaded, and those calls run again)."""
+        sha = self.sha(body)
+        commands = [("EVALSHA", sha, len(keys), *keys, *args) for keys, args in calls]
+        replies = await self.pipeline(*commands)
+        again = [n for n, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if again:
+            await self.execute("SCRIPT", "LOAD", body)
+            for n, reply in zip(again, await self.pipeline(*(commands[n] for n in again))):
+                replies[n] = reply
+        return replies
+
     # -- plumbing ----------------------------------------------------------------------
     async def _connect(self) -> Any:
         async with self._connecting:
