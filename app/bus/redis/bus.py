@@ -380,8 +380,17 @@ class RedisBus:
             )
         keys, args = self._commit_call(code, epoch, cursor, snapshot, entries, frames, replies)
         script = self._commit_script
-        done = bool(await self._call(lambda: self._mux.script(script, keys, args)))
-        return self._after_commit(code, done, replies)
+        result = await self._call(lambda: self._mux.script(script, keys, args))
+        if result:
+            self._await_answers(code, result, replies)
+        return self._after_commit(code, bool(result), replies)
+
+    def _await_answers(self, code: str, result: Any, replies: Sequence[Reply]) -> None:
+        """A commit answered commands of this process (one it took in one hop has no
+        stream id of its own): its answers are sought in the room's stream after a break
+        in the subscription, from about the first one's id (COMMIT's reply)."""
+        if isinstance(result, bytes) and any(reply.node == self.node_id for reply in replies):
+            self._answers.submitted(code, result.decode())
 
     def _commit_call(
         self,
@@ -450,8 +459,6 @@ class RedisBus:
         """`commit` without waiting: the commits of every room asked for in one turn of the
         loop are written together at the start of the next (one task, one write)."""
         self._soon.append((done, (code, epoch, cursor, snapshot, entries, frames, replies)))
-        if replies:  # kept in the room's answer stream: sought there after a break
-            self._answers.submitted(code, "0-0")  # (no stream id dates it: from the start)
         if len(self._soon) == 1:
             task = asyncio.get_running_loop().create_task(self._commit_group())
             self._tasks.add(task)
@@ -491,6 +498,8 @@ class RedisBus:
                     if isinstance(mux, Multiplexer)
                     else bool(result)  # `commit` did the rest
                 )
+                if stored and isinstance(mux, Multiplexer):
+                    self._await_answers(code, result, replies)
                 done(None if stored else BusUnavailable(f"room {code}: commit fenced off"))
         if cancelled is not None:
             raise cancelled

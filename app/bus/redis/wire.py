@@ -127,6 +127,7 @@ COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answe
 #       n entries, entries..., then (node, key, payload) per answer.
 # Each answer is kept in the room's answer stream (same slot) and published to its node's
 # channel here, so it exists, and goes out, iff the commit happened.
+# Returns 0 when fenced, else the first answer's id in that stream (1 without answers).
 COMMIT = (
     """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -145,18 +146,19 @@ if ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6], 'PX', ttl)
   redis.call('PUBLISH', ARGV[7], ARGV[6])
 end
-local at = 10 + n
+local at, first = 10 + n, 1
 if at <= #ARGV then
   while at <= #ARGV do
     local node, k, payload = ARGV[at], ARGV[at + 1], ARGV[at + 2]
-    redis.call('XADD', KEYS[8], 'MAXLEN', '~', ARGV[8], '*', 'n', node, 'k', k,
+    local id = redis.call('XADD', KEYS[8], 'MAXLEN', '~', ARGV[8], '*', 'n', node, 'k', k,
       'p', payload)
+    if first == 1 then first = id end
     redis.call('PUBLISH', 'bankit:node:{' .. node .. '}', 'R' .. k .. '\\n' .. payload)
     at = at + 3
   end
   redis.call('PEXPIRE', KEYS[8], ttl)
 end
-return 1
+return first
 """
 )
 
