@@ -167,10 +167,18 @@ class QuickCommit(Protocol):
         entries: Sequence[bytes],
         frames: Sequence[Frame],
         replies: Sequence[Reply],
+        logged: int | None,
         done: Committed,
     ) -> None:
         """`commit` without waiting: `done` is called once it is stored and published
-        (None), or failed (BusUnavailable: fenced off, or the backplane failed)."""
+        (None), or failed (BusUnavailable: fenced off, or the backplane failed). It
+        stores only if the room's log has `logged` entries (None: any number), so that a
+        commit sent before the one before it is answered stores nothing if that one did
+        not happen."""
+        ...
+
+    async def log_length(self, code: str) -> int:
+        """How many entries the room's log has (what the next commit extends)."""
         ...
 
 

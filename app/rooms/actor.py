@@ -68,6 +68,7 @@ class RoomActor:
         store_views: bool = True,
         journal: Journal | None = None,
         quick: QuickCommit | None = None,
+        logged: int | None = None,
     ) -> None:
         self.room = room
         # Redis: the owner's socket commands skip the inbox when nothing waits in it.
@@ -82,6 +83,13 @@ class RoomActor:
         self._stored: bytes | None = None if journal else room.snapshot(with_view=store_views)
         self._view = room.view_json
         self._applying: asyncio.Future[bool] | None = None  # a batch between handle and commit
+        # Redis: the room's log length as the last commit sent leaves it (None: unknown),
+        # the commands taken whose commits are on their way, and whether one of them
+        # carries effects; commits sent and the last one stored, by number.
+        self.logged = logged
+        self._taking = 0
+        self._held = False
+        self._sent = self._stored_number = 0
         self.bus = bus
         self.epoch = epoch
         self.cursor = cursor
@@ -213,6 +221,8 @@ class RoomActor:
             )
             if committed:
                 self._stored = stored
+                if self.logged is not None:
+                    self.logged += len(done.entries)
         if not committed:
             return None
         self._committed(cursor, done)
@@ -225,39 +235,14 @@ class RoomActor:
         turn's pipeline, and no XADD or XREAD carries it. The answer and the frames go
         out once it is stored. False: submit it to the inbox instead."""
         journal, quick = self.journal, self.quick
-        if not self.waiting or self._stopping or self._failed:
+        if self._stopping or self._failed:
             return False
-        if journal is not None:
-            if journal.queued(self.code):
-                return False
-        elif quick is None or not quick.idle(self.code):
+        if journal is None:
+            return quick is not None and self._take_quick(envelope, quick)
+        if not self.waiting or journal.queued(self.code):
             return False
         done = self._outcomes((envelope,))
         applying = self._applying = asyncio.get_running_loop().create_future()
-        if journal is None:
-            assert quick is not None
-            stored = self.room.snapshot(with_view=self.store_views)
-
-            def committed(error: BusUnavailable | None) -> None:
-                self._applying = None
-                applying.set_result(error is None)
-                if error is not None:
-                    self._step_down(f"its commit failed ({error})")
-                    return
-                self._stored = stored
-                self._after_taken(done)
-
-            quick.commit_soon(
-                self.code,
-                self.epoch,
-                self.cursor,
-                stored,
-                done.entries,
-                done.frames,
-                done.replies,
-                committed,
-            )
-            return True
         snapshot = self._snapshot_due(done)
 
         def written(error: BusUnavailable | None) -> None:
@@ -283,6 +268,55 @@ class RoomActor:
             self._applying = None
             applying.set_result(False)
             self._step_down("commit fenced off")
+        return True
+
+    def _take_quick(self, envelope: envelopes.Envelope, quick: QuickCommit) -> bool:
+        """Redis: taken when the task waits on an empty inbox and no effect is in flight.
+        While the commits of commands taken before it are on their way (and carry no
+        effects) it is applied too, and its commit sent right behind theirs, chained by
+        the log's length: it stores nothing unless they stored."""
+        chaining = self._taking > 0 and not self._held and self.logged is not None
+        if not self._parked or self._carrying is not None:
+            return False
+        if (self._applying is not None and not chaining) or not quick.idle(self.code):
+            return False
+        done = self._outcomes((envelope,))
+        stored = self.room.snapshot(with_view=self.store_views)
+        applying = self._applying = asyncio.get_running_loop().create_future()
+        logged = self.logged
+        if logged is not None:
+            self.logged = logged + len(done.entries)
+        self._taking += 1
+        held = bool(done.effects)  # nothing is taken after it before its effects are done
+        self._held = self._held or held
+        self._sent += 1
+        number = self._sent
+
+        def committed(error: BusUnavailable | None) -> None:
+            self._taking -= 1
+            if held:
+                self._held = False
+            if self._applying is applying:
+                self._applying = None
+            applying.set_result(error is None)
+            if error is not None:
+                self._step_down(f"its commit failed ({error})")
+                return
+            if number > self._stored_number:  # (commits end in the order they were sent)
+                self._stored, self._stored_number = stored, number
+            self._after_taken(done)
+
+        quick.commit_soon(
+            self.code,
+            self.epoch,
+            self.cursor,
+            stored,
+            done.entries,
+            done.frames,
+            done.replies,
+            logged,
+            committed,
+        )
         return True
 
     def _after_taken(self, done: Applied) -> None:

@@ -273,6 +273,7 @@ class RoomRegistry:
             await self.bus.release(code, epoch)
             raise UnknownRoom(code)
         cursor = await self.bus.load_cursor(code)
+        logged = None if self._quick is None else await self._quick.log_length(code)
         renew = self.settings.lease_seconds / 3 if self._shared else None
         actor = RoomActor(
             room,
@@ -285,6 +286,7 @@ class RoomRegistry:
             store_views=self._shared,
             journal=self._journal,
             quick=self._quick,
+            logged=logged,
         )
         self.actors[code] = actor
         self._waiting.pop(code, None)

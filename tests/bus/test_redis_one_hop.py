@@ -122,3 +122,37 @@ async def test_a_stale_owner_taking_a_command_stores_nothing_and_steps_down(
         assert client.llen(key(code, "log")) == 1
         assert "k-p1" not in dict(recorder.replies), "nobody was answered"
         assert not [f for f in recorder.of(code) if f.seq == 2], "nothing was published"
+
+
+async def test_commands_taken_back_to_back_are_chained_by_the_log(tmp_path: Path) -> None:
+    """A command taken while the commit of the one before is on its way is applied at
+    once and its commit sent behind; a commit that does not extend the log it was made
+    for (the one before it did not happen) stores nothing."""
+    async with owner(tmp_path) as (registry, bus, recorder, client):
+        code = (await registry.create(registry.games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
+        await bus.subscribe(code)
+        actor = registry.actors[code]
+        await until(lambda: actor.waiting and bus.idle(code), what="the owner waiting")
+        assert actor.logged == client.llen(key(code, "log")) == 1
+        joins = [
+            command(bus, "system", f"p{n}", None, type="join", name=f"P{n}", player_id=f"p{n}")
+            for n in range(1, 4)
+        ]
+        for n, join in enumerate(joins, start=2):
+            assert registry.submit_nowait(code, join), "taken behind the one on its way"
+            assert actor.room.seq == n
+        assert actor.logged == 4
+        await until(lambda: {"k-p1", "k-p2", "k-p3"} <= set(dict(recorder.replies)))
+        assert stored_seq(client, code) == 4 and client.llen(key(code, "log")) == 4
+        assert client.xlen(key(code, "cmds")) == 0
+
+        outcome: list[object] = []
+        snapshot = client.get(key(code, "snap"))
+        assert snapshot is not None
+        entry = orjson.dumps({"seq": 5})
+        bus.commit_soon(
+            code, actor.epoch, actor.cursor, snapshot, [entry], [], [], 3, outcome.append
+        )
+        await until(lambda: outcome, what="the stale chain's end")
+        assert outcome[0] is not None, "a commit extending a log of 3 when it holds 4"
+        assert client.llen(key(code, "log")) == 4, "stored nothing"

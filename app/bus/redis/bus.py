@@ -385,6 +385,19 @@ class RedisBus:
             self._await_answers(code, result, replies)
         return self._after_commit(code, bool(result), replies)
 
+    async def _commit_chained(self, *commit: Any) -> bool:
+        """One commit of `commit_soon` on Redis Cluster (its room's master)."""
+        keys, args = self._commit_call(*commit)
+        script = self._commit_script
+        result = await self._call(lambda: self._mux.script(script, keys, args))
+        code, replies = commit[0], commit[6]
+        if result:
+            self._await_answers(code, result, replies)
+        return self._after_commit(code, bool(result), replies)
+
+    async def log_length(self, code: str) -> int:
+        return int(await self._call(lambda: self._mux.execute("LLEN", key(code, "log"))))
+
     def _await_answers(self, code: str, result: Any, replies: Sequence[Reply]) -> None:
         """A commit answered commands of this process (one it took in one hop has no
         stream id of its own): its answers are sought in the room's stream after a break
@@ -401,14 +414,17 @@ class RedisBus:
         entries: Sequence[bytes],
         frames: Sequence[Frame],
         replies: Sequence[Reply],
+        logged: int | None = None,
     ) -> tuple[list[Any], list[Any]]:
-        """COMMIT's keys and arguments (no replicas to wait for)."""
+        """COMMIT's keys and arguments (no replicas to wait for); `logged`: the length of
+        the log it must extend (None: whatever it is)."""
         message = encode_frames(cursor, frames) if frames else b""
         if message and self._own is not None and self._own_subscriber(code):
             self._own.sent(code, message, frames)  # handed on as made when it comes back
         keys = [key(code, part) for part in COMMIT_KEYS]
         head = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, message]
-        args = [*head, key(code, "frames"), ANSWERS_KEPT, len(entries), *entries]
+        chained = "" if logged is None else logged  # the log's length it extends
+        args = [*head, key(code, "frames"), ANSWERS_KEPT, chained, len(entries), *entries]
         args += answer_args(replies)
         return keys, args
 
@@ -454,11 +470,13 @@ class RedisBus:
         entries: Sequence[bytes],
         frames: Sequence[Frame],
         replies: Sequence[Reply],
+        logged: int | None,
         done: Committed,
     ) -> None:
         """`commit` without waiting: the commits of every room asked for in one turn of the
         loop are written together at the start of the next (one task, one write)."""
-        self._soon.append((done, (code, epoch, cursor, snapshot, entries, frames, replies)))
+        args = (code, epoch, cursor, snapshot, entries, frames, replies, logged)
+        self._soon.append((done, args))
         if len(self._soon) == 1:
             task = asyncio.get_running_loop().create_task(self._commit_group())
             self._tasks.add(task)
@@ -475,7 +493,7 @@ class RedisBus:
                 script = self._commit_script
                 results = await self._call(lambda: mux.scripts(script, calls))
             else:  # Redis Cluster: each room on its own slot's master
-                commits = (self.commit(*args) for _, args in group)
+                commits = (self._commit_chained(*args) for _, args in group)
                 results = list(await asyncio.gather(*commits, return_exceptions=True))
         except BaseException as error:  # noqa: BLE001 - every caller hears how it ended
             failure = error if isinstance(error, Exception) else BusUnavailable("closed")

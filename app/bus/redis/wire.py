@@ -124,19 +124,23 @@ return {owner, id}
 COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers", "keep")
 # KEYS: lease snap log cursor cmds tail epoch answers keep
 # ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, answers maxlen,
-#       n entries, entries..., then (node, key, payload) per answer.
+#       the log's length this commit extends ('' for any), n entries, entries..., then
+#       (node, key, payload) per answer.
 # Each answer is kept in the room's answer stream (same slot) and published to its node's
-# channel here, so it exists, and goes out, iff the commit happened.
+# channel here, so it exists, and goes out, iff the commit happened. The log's length
+# chains the commits an owner sends without waiting (one hop): one that follows a commit
+# that did not happen stores nothing either.
 # Returns 0 when fenced, else the first answer's id in that stream (1 without answers).
 COMMIT = (
     """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[9] ~= '' and redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[9]) then return 0 end
 """
     + _room_ttl(9)
     + """redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
-local n = tonumber(ARGV[9])
-if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 10, 9 + n)) end
+local n = tonumber(ARGV[10])
+if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 11, 10 + n)) end
 redis.call('PEXPIRE', KEYS[3], ttl)
 redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
 redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
@@ -146,7 +150,7 @@ if ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6], 'PX', ttl)
   redis.call('PUBLISH', ARGV[7], ARGV[6])
 end
-local at, first = 10 + n, 1
+local at, first = 11 + n, 1
 if at <= #ARGV then
   while at <= #ARGV do
     local node, k, payload = ARGV[at], ARGV[at + 1], ARGV[at + 2]
