@@ -417,8 +417,10 @@ class RedisBus:
         logged: int | None = None,
     ) -> tuple[list[Any], list[Any]]:
         """COMMIT's keys and arguments (no replicas to wait for); `logged`: the length of
-        the log it must extend (None: whatever it is)."""
-        message = encode_frames(cursor, frames) if frames else b""
+        the log it must extend (None: whatever it is). The frames message names no cursor:
+        a command taken in one hop moves none, and a process of the version before this
+        one skips a message whose cursor is not newer than the last it delivered."""
+        message = encode_frames("", frames) if frames else b""
         if message and self._own is not None and self._own_subscriber(code):
             self._own.sent(code, message, frames)  # handed on as made when it comes back
         keys = [key(code, part) for part in COMMIT_KEYS]
