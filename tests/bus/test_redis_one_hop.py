@@ -6,6 +6,7 @@ commit stores nothing, and the owner's own frames come back with their view."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -102,6 +103,14 @@ async def test_a_local_command_skips_the_stream_but_never_overtakes_it(tmp_path:
         assert registry.submit_nowait(code, again)
         await until(lambda: len([k for k, _ in recorder.replies if k == "k-c1"]) == 2)
         assert actor.room.seq == 4 and stored_seq(client, code) == 4
+
+        await until(lambda: actor.waiting and bus.idle(code), what="the retry done")
+        roll = command(bus, "banker", None, "c2", type="roll", dice=[3, 4])
+        on_its_way = asyncio.create_task(registry.submit(code, roll))  # its XADD not back yet
+        await asyncio.sleep(0)
+        bank = command(bus, "player", "p1", "c3", type="bank")
+        assert not registry.submit_nowait(code, bank), "it overtook a command on its way"
+        await on_its_way
 
 
 async def test_a_stale_owner_taking_a_command_stores_nothing_and_steps_down(

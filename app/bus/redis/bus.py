@@ -166,6 +166,7 @@ class RedisBus:
         self._connected = self._subscriber.connected
         self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
         self._soon: list[tuple[Committed, tuple[Any, ...]]] = []  # this turn's `commit_soon`
+        self._submitting: dict[str, int] = {}  # per room, this process's XADDs on their way
         self._tasks: set[asyncio.Task[None]] = set()
         self._listener: asyncio.Task[None] | None = None
         self._answers = Answers(self.node_id, self._mux.execute, self._call)
@@ -330,7 +331,13 @@ class RedisBus:
     async def submit(self, code: str, envelope: bytes) -> None:
         keys = [key(code, p) for p in ("snap", "cmds", "lease", "keep")]
         args = [envelope, self.node_id, self.ttl_ms, code]
-        reply = await self._call(lambda: self._mux.script(self._submit_script, keys, args))
+        self._submitting[code] = self._submitting.get(code, 0) + 1  # not `idle` meanwhile
+        try:
+            reply = await self._call(lambda: self._mux.script(self._submit_script, keys, args))
+        finally:
+            left = self._submitting.pop(code) - 1
+            if left:
+                self._submitting[code] = left
         if reply is None:
             raise KeyError(code)
         owner, entry_id = reply
@@ -455,12 +462,15 @@ class RedisBus:
     # -- one hop: the owner applies a local command at once (app/rooms/actor.py, `take`) --
     def idle(self, code: str) -> bool:
         """Whether the owner may apply a local socket's command now, without the inbox:
-        nothing of the room waits in its stream or is being read (so nothing submitted
-        before it is overtaken), the subscription is up, and no replicas are waited for
-        (a held commit and its revert are told apart by the inbox cursor, which a command
-        taken this way does not move)."""
+        no XADD of this process to the room on its way, nothing of the room waiting in
+        its stream or being read (so nothing submitted before it is overtaken), the
+        subscription up, and no replicas waited for (a held commit and its revert are
+        told apart by the inbox cursor, which a command taken this way does not move)."""
         return (
-            self._replicas.wanted == 0 and self._connected.is_set() and not self._inbox.busy(code)
+            self._replicas.wanted == 0
+            and code not in self._submitting
+            and self._connected.is_set()
+            and not self._inbox.busy(code)
         )
 
     def commit_soon(
