@@ -5,10 +5,11 @@
 
 Systems: `naive` (bench/naive.py); `sqlite`, bankit's default (one process,
 BANKIT_STORE=sqlite in a fresh temp data dir); `redis`, bankit in one process with a
-redis-server of its own; `sqlite@REV`, the default with this repository's `app/` as it
-was at git revision REV (before and after a change, in one run). Every step starts fresh
-servers pinned to CPU 0 (taskset), the load generator (bench/load.py's workers) on CPU
-1, with the same options for all: rooms of 11 sockets (banker, 8 players, 2 spectators),
+redis-server of its own; `sqlite@REV` (`redis@REV`), the default (with Redis) with this
+repository's `app/` as it was at git revision REV (before and after a change, in one
+run). Every step starts fresh servers pinned to CPU 0 (taskset), the load generator
+(bench/load.py's workers) on CPU 1, with the same options for all: rooms of 11 sockets
+(banker, 8 players, 2 spectators),
 2 actions a second per room, a real game: `--game scripted` (the default), 20 rounds of
 three safe rolls, six players BANK, a 7 (60 % of actions are players' BANKs, every one
 valid, and `rounds_log` grows); `--game random`, 100 rounds of a random valid mix, 40 %
@@ -97,7 +98,7 @@ class Server:
         }
         env.pop("REDIS_URL", None)
         redis = None
-        if system == "redis":
+        if system.partition("@")[0] == "redis":
             redis_port = free_port()
             redis = subprocess.Popen(
                 pinned(
@@ -514,7 +515,9 @@ def main() -> None:
     if args.game == "scripted" and args.warmup + args.seconds > left - 5:
         parser.error("the game would end inside the window: fewer seconds")
     systems = args.systems.split(",")
-    unknown = {s for s in systems if s.partition("@")[0] != "sqlite" or "@" not in s} - set(SYSTEMS)
+    revised = ("sqlite", "redis")  # SYSTEM@REV: app/ as it was at git revision REV
+    unknown = {s for s in systems if s.partition("@")[0] not in revised or "@" not in s}
+    unknown -= set(SYSTEMS)
     if unknown:
         parser.error(f"unknown systems {sorted(unknown)}; choose from {SYSTEMS}")
     steps = [int(r) for r in args.rooms.split(",")]

@@ -194,6 +194,40 @@ class DurableBus(Protocol):
 
 
 @runtime_checkable
+class QuickCommit(Protocol):
+    """A bus whose owner may apply a local socket's command at once (RedisBus): no XADD to
+    the room's inbox and no XREAD back, only the commit (the owner's order is the order)."""
+
+    def idle(self, code: str) -> bool:
+        """Nothing of the room waits in its inbox or is being read from it, and a commit
+        can be sent without waiting for anything else (False: submit to the inbox)."""
+        ...
+
+    def commit_soon(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+        replies: Sequence[Reply],
+        logged: int | None,
+        done: Committed,
+    ) -> None:
+        """`commit` without waiting: `done` is called once it is stored and published
+        (None), or failed (BusUnavailable: fenced off, or the backplane failed). It
+        stores only if the room's log has `logged` entries (None: any number), so that a
+        commit sent before the one before it is answered stores nothing if that one did
+        not happen."""
+        ...
+
+    async def log_length(self, code: str) -> int:
+        """How many entries the room's log has (what the next commit extends)."""
+        ...
+
+
+@runtime_checkable
 class Journal(Protocol):
     """A bus that stores a room's events apart from its snapshot (SqliteBus).
 

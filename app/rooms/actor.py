@@ -7,10 +7,11 @@ and then carries out the effects the commit recorded. When a commit is refused
 (another process owns the room now) or the bus fails, the task stops and drops its
 in-memory copy.
 
-One process with a journal (SQLite) takes a socket's command in one hop (`take`):
-when nothing is before it (the inbox empty, no write or effect of the room in
-flight) it is applied in the loop turn it arrived in, without queueing it or waking
-the task, and its write joins that turn's group commit; the task applies the rest.
+The owner takes a local socket's command in one hop (`take`): when nothing is before
+it (the inbox empty, no write or effect of the room in flight) it is applied in the
+loop turn it arrived in, without queueing it or waking the task, and its write joins
+that turn's group commit (one process's SQLite) or pipeline (Redis, where the command
+then never enters the room's stream); the task applies the rest.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from app.bus.base import Bus, BusUnavailable, Frame, Journal, Reply
+from app.bus.base import Bus, BusUnavailable, Frame, Journal, QuickCommit, Reply
 from app.games.seam import Chance, Effect
 from app.rooms import envelope as envelopes
 from app.rooms import outgoing
@@ -66,8 +67,12 @@ class RoomActor:
         chance: Chance | None = None,
         store_views: bool = True,
         journal: Journal | None = None,
+        quick: QuickCommit | None = None,
+        logged: int | None = None,
     ) -> None:
         self.room = room
+        # Redis: the owner's socket commands skip the inbox when nothing waits in it.
+        self.quick = quick if journal is None else None
         # A journal (one process's SQLite): events with their notes, the snapshot now
         # and then; `_unsaved`: events and changes since the stored snapshot.
         self.journal = journal
@@ -78,6 +83,13 @@ class RoomActor:
         self._stored: bytes | None = None if journal else room.snapshot(with_view=store_views)
         self._view = room.rendering  # its JSON made when read
         self._applying: asyncio.Future[bool] | None = None  # a batch between handle and commit
+        # Redis: the room's log length as the last commit sent leaves it (None: unknown),
+        # the commands taken whose commits are on their way, and whether one of them
+        # carries effects; commits sent and the last one stored, by number.
+        self.logged = logged
+        self._taking = 0
+        self._held = False
+        self._sent = self._stored_number = 0
         self.bus = bus
         self.epoch = epoch
         self.cursor = cursor
@@ -209,24 +221,29 @@ class RoomActor:
             )
             if committed:
                 self._stored = stored
+                if self.logged is not None:
+                    self.logged += len(done.entries)
         if not committed:
             return None
         self._committed(cursor, done)
         return done.effects
 
     def take(self, envelope: envelopes.Envelope) -> bool:
-        """Apply `envelope` now, in one hop, when nothing is before it: one process with a
-        journal, the task waiting on an empty inbox, no write or effect in flight. Its
-        write joins this loop turn's group commit; the answer and the frames go out
-        once it is stored. False: submit it to the inbox instead."""
-        journal = self.journal
-        if journal is None or not self.waiting or self._stopping or self._failed:
+        """Apply `envelope` now, in one hop, when nothing is before it: the task waiting
+        on an empty inbox, no write or effect in flight. One process with a journal: its
+        write joins this loop turn's group commit; Redis (`quick`): its commit joins this
+        turn's pipeline, and no XADD or XREAD carries it. The answer and the frames go
+        out once it is stored. False: submit it to the inbox instead."""
+        journal, quick = self.journal, self.quick
+        if self._stopping or self._failed:
             return False
-        if journal.queued(self.code):
+        if journal is None:
+            return quick is not None and self._take_quick(envelope, quick)
+        if not self.waiting or journal.queued(self.code):
             return False
         done = self._outcomes((envelope,))
-        snapshot = self._snapshot_due(done)
         applying = self._applying = asyncio.get_running_loop().create_future()
+        snapshot = self._snapshot_due(done)
 
         def written(error: BusUnavailable | None) -> None:
             self._applying = None
@@ -235,9 +252,7 @@ class RoomActor:
                 self._step_down(f"its write failed ({error})")
                 return
             self._saved(snapshot)
-            self._committed(self.cursor, done)
-            if done.effects:
-                self._carrying = asyncio.create_task(self._carry_out_taken(done.effects))
+            self._after_taken(done)
 
         records = self._records(done)
         if not journal.append_soon(
@@ -254,6 +269,60 @@ class RoomActor:
             applying.set_result(False)
             self._step_down("commit fenced off")
         return True
+
+    def _take_quick(self, envelope: envelopes.Envelope, quick: QuickCommit) -> bool:
+        """Redis: taken when the task waits on an empty inbox and no effect is in flight.
+        While the commits of commands taken before it are on their way (and carry no
+        effects) it is applied too, and its commit sent right behind theirs, chained by
+        the log's length: it stores nothing unless they stored."""
+        chaining = self._taking > 0 and not self._held and self.logged is not None
+        if not self._parked or self._carrying is not None:
+            return False
+        if (self._applying is not None and not chaining) or not quick.idle(self.code):
+            return False
+        done = self._outcomes((envelope,))
+        stored = self.room.snapshot(with_view=self.store_views)
+        applying = self._applying = asyncio.get_running_loop().create_future()
+        logged = self.logged
+        if logged is not None:
+            self.logged = logged + len(done.entries)
+        self._taking += 1
+        held = bool(done.effects)  # nothing is taken after it before its effects are done
+        self._held = self._held or held
+        self._sent += 1
+        number = self._sent
+
+        def committed(error: BusUnavailable | None) -> None:
+            self._taking -= 1
+            if held:
+                self._held = False
+            if self._applying is applying:
+                self._applying = None
+            applying.set_result(error is None)
+            if error is not None:
+                self._step_down(f"its commit failed ({error})")
+                return
+            if number > self._stored_number:  # (commits end in the order they were sent)
+                self._stored, self._stored_number = stored, number
+            self._after_taken(done)
+
+        quick.commit_soon(
+            self.code,
+            self.epoch,
+            self.cursor,
+            stored,
+            done.entries,
+            done.frames,
+            done.replies,
+            logged,
+            committed,
+        )
+        return True
+
+    def _after_taken(self, done: Applied) -> None:
+        self._committed(self.cursor, done)
+        if done.effects:
+            self._carrying = asyncio.create_task(self._carry_out_taken(done.effects))
 
     def _outcomes(self, batch: Iterable[envelopes.Envelope]) -> Applied:
         """Apply each envelope to the room, in order: what is to be written."""

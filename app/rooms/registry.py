@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from app.bus.base import Bus, DurableBus, Journal
+from app.bus.base import Bus, DurableBus, Journal, QuickCommit
 from app.bus.shared import SharedBus
 from app.config import Settings
 from app.games.registry import Game, GameRegistry
@@ -60,6 +60,8 @@ class RoomRegistry:
         self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
         self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
         self._journal = bus if isinstance(bus, Journal) else None  # snapshots now and then
+        # Redis: an owner's local commands skip the room's stream when it is empty.
+        self._quick = bus if isinstance(bus, QuickCommit) and self._journal is None else None
         # Rooms waiting on disk: (last event ms, finished, game) as they left memory (or as
         # stored, for those left on disk at start), so that the reaper sweeps them
         # without reading the store.
@@ -271,6 +273,7 @@ class RoomRegistry:
             await self.bus.release(code, epoch)
             raise UnknownRoom(code)
         cursor = await self.bus.load_cursor(code)
+        logged = None if self._quick is None else await self._quick.log_length(code)
         renew = self.settings.lease_seconds / 3 if self._shared else None
         actor = RoomActor(
             room,
@@ -282,6 +285,8 @@ class RoomRegistry:
             self.effects,
             store_views=self._shared,
             journal=self._journal,
+            quick=self._quick,
+            logged=logged,
         )
         self.actors[code] = actor
         self._waiting.pop(code, None)

@@ -50,12 +50,21 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, Reply, ReplyHandler
+from app.bus.base import (
+    GONE,
+    BusUnavailable,
+    Committed,
+    Frame,
+    FrameHandler,
+    Reply,
+    ReplyHandler,
+)
 from app.bus.redis.answers import ANSWERS_KEPT, Answers, answer_args
 from app.bus.redis.cluster import SCHEME, ClusterRouter, cluster_seeds
 from app.bus.redis.inbox import READ_COUNT, Inbox
 from app.bus.redis.mux import Multiplexer
 from app.bus.redis.nodes import alive_key, lapsed, live
+from app.bus.redis.own import OwnFrames
 from app.bus.redis.replicas import Replicas
 from app.bus.redis.sentinel import SCHEME as SENTINEL_SCHEME
 from app.bus.redis.sentinel import primary
@@ -142,18 +151,23 @@ class RedisBus:
         self._mux: Multiplexer | ClusterRouter
         self._subscriber: Subscriber | ShardedSubscriber
         self._router: ClusterRouter | None = None
+        self._own: OwnFrames | None = None  # the frames of this process's commits, kept
         if self.cluster:
             self._mux = self._router = router = ClusterRouter(seeds, pool, command_timeout)
             self._subscriber = ShardedSubscriber(router, channel, self._many, **hooks)
         else:
             self._mux = Multiplexer(pool, command_timeout, self._replicas.on_connect)
-            self._subscriber = Subscriber(pool, channel, self._many, **hooks)
+            self._own = OwnFrames()
+            self._subscriber = Subscriber(pool, channel, self._many, own=self._own.back, **hooks)
         self._submit_script = SUBMIT_SHARDED if self.cluster else SUBMIT
         self._commit_script = COMMIT_SHARDED if self.cluster else COMMIT
         self._publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self._inbox = Inbox(self._xread, lambda: self._subscriber.generation)
         self._connected = self._subscriber.connected
         self._committed: dict[str, float] = {}  # last successful commit (it renews the lease)
+        self._soon: list[tuple[Committed, tuple[Any, ...]]] = []  # this turn's `commit_soon`
+        self._submitting: dict[str, int] = {}  # per room, this process's XADDs on their way
+        self._tasks: set[asyncio.Task[None]] = set()
         self._listener: asyncio.Task[None] | None = None
         self._answers = Answers(self.node_id, self._mux.execute, self._call)
         # Per-address shares counted by every process together (app/api/limits.py).
@@ -317,7 +331,13 @@ class RedisBus:
     async def submit(self, code: str, envelope: bytes) -> None:
         keys = [key(code, p) for p in ("snap", "cmds", "lease", "keep")]
         args = [envelope, self.node_id, self.ttl_ms, code]
-        reply = await self._call(lambda: self._mux.script(self._submit_script, keys, args))
+        self._submitting[code] = self._submitting.get(code, 0) + 1  # not `idle` meanwhile
+        try:
+            reply = await self._call(lambda: self._mux.script(self._submit_script, keys, args))
+        finally:
+            left = self._submitting.pop(code) - 1
+            if left:
+                self._submitting[code] = left
         if reply is None:
             raise KeyError(code)
         owner, entry_id = reply
@@ -360,17 +380,68 @@ class RedisBus:
         frames: Sequence[Frame],
         replies: Sequence[Reply] = (),
     ) -> bool:
-        message = encode_frames(cursor, frames) if frames else b""
         if await self._needed() and isinstance(self._mux, Multiplexer):
+            message = encode_frames(cursor, frames) if frames else b""
             return await self._commit_confirmed(
                 code, epoch, cursor, snapshot, entries, message, replies
             )
+        keys, args = self._commit_call(code, epoch, cursor, snapshot, entries, frames, replies)
+        script = self._commit_script
+        result = await self._call(lambda: self._mux.script(script, keys, args))
+        if result:
+            self._await_answers(code, result, replies)
+        return self._after_commit(code, bool(result), replies)
+
+    async def _commit_chained(self, *commit: Any) -> bool:
+        """One commit of `commit_soon` on Redis Cluster (its room's master)."""
+        keys, args = self._commit_call(*commit)
+        script = self._commit_script
+        result = await self._call(lambda: self._mux.script(script, keys, args))
+        code, replies = commit[0], commit[6]
+        if result:
+            self._await_answers(code, result, replies)
+        return self._after_commit(code, bool(result), replies)
+
+    async def log_length(self, code: str) -> int:
+        return int(await self._call(lambda: self._mux.execute("LLEN", key(code, "log"))))
+
+    def _await_answers(self, code: str, result: Any, replies: Sequence[Reply]) -> None:
+        """A commit answered commands of this process (one it took in one hop has no
+        stream id of its own): its answers are sought in the room's stream after a break
+        in the subscription, from about the first one's id (COMMIT's reply)."""
+        if isinstance(result, bytes) and any(reply.node == self.node_id for reply in replies):
+            self._answers.submitted(code, result.decode())
+
+    def _commit_call(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+        replies: Sequence[Reply],
+        logged: int | None = None,
+    ) -> tuple[list[Any], list[Any]]:
+        """COMMIT's keys and arguments (no replicas to wait for); `logged`: the length of
+        the log it must extend (None: whatever it is). The frames message names no cursor:
+        a command taken in one hop moves none, and a process of the version before this
+        one skips a message whose cursor is not newer than the last it delivered."""
+        message = encode_frames("", frames) if frames else b""
+        if message and self._own is not None and self._own_subscriber(code):
+            self._own.sent(code, message, frames)  # handed on as made when it comes back
         keys = [key(code, part) for part in COMMIT_KEYS]
         head = [self._lease(epoch), self.lease_ms, self.ttl_ms, snapshot, cursor, message]
-        args = [*head, key(code, "frames"), ANSWERS_KEPT, len(entries), *entries]
+        chained = "" if logged is None else logged  # the log's length it extends
+        args = [*head, key(code, "frames"), ANSWERS_KEPT, chained, len(entries), *entries]
         args += answer_args(replies)
-        script = self._commit_script
-        done = bool(await self._call(lambda: self._mux.script(script, keys, args)))
+        return keys, args
+
+    def _own_subscriber(self, code: str) -> bool:
+        """This process has sockets in the room (its messages come back to it)."""
+        return isinstance(self._subscriber, Subscriber) and code in self._subscriber.rooms
+
+    def _after_commit(self, code: str, done: bool, replies: Sequence[Reply]) -> bool:
         if not done:
             self._forget_owned(code)
             return False
@@ -387,6 +458,83 @@ class RedisBus:
                 self._on_error,
             )
         return True
+
+    # -- one hop: the owner applies a local command at once (app/rooms/actor.py, `take`) --
+    def idle(self, code: str) -> bool:
+        """Whether the owner may apply a local socket's command now, without the inbox:
+        no XADD of this process to the room on its way, nothing of the room waiting in
+        its stream or being read (so nothing submitted before it is overtaken), the
+        subscription up, and no replicas waited for (a held commit and its revert are
+        told apart by the inbox cursor, which a command taken this way does not move)."""
+        return (
+            self._replicas.wanted == 0
+            and code not in self._submitting
+            and self._connected.is_set()
+            and not self._inbox.busy(code)
+        )
+
+    def commit_soon(
+        self,
+        code: str,
+        epoch: int,
+        cursor: str,
+        snapshot: bytes,
+        entries: Sequence[bytes],
+        frames: Sequence[Frame],
+        replies: Sequence[Reply],
+        logged: int | None,
+        done: Committed,
+    ) -> None:
+        """`commit` without waiting: the commits of every room asked for in one turn of the
+        loop are written together at the start of the next (one task, one write)."""
+        args = (code, epoch, cursor, snapshot, entries, frames, replies, logged)
+        self._soon.append((done, args))
+        if len(self._soon) == 1:
+            task = asyncio.get_running_loop().create_task(self._commit_group())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _commit_group(self) -> None:
+        group, self._soon = self._soon, []
+        mux = self._mux
+        results: list[Any]
+        cancelled = None
+        try:
+            if isinstance(mux, Multiplexer):
+                calls = [self._commit_call(*args) for _, args in group]
+                script = self._commit_script
+                results = await self._call(lambda: mux.scripts(script, calls))
+            else:  # Redis Cluster: each room on its own slot's master
+                commits = (self._commit_chained(*args) for _, args in group)
+                results = list(await asyncio.gather(*commits, return_exceptions=True))
+        except BaseException as error:  # noqa: BLE001 - every caller hears how it ended
+            failure = error if isinstance(error, Exception) else BusUnavailable("closed")
+            results = [failure] * len(group)
+            cancelled = None if isinstance(error, Exception) else error
+        reset = False
+        for (done, args), result in zip(group, results, strict=True):
+            code, replies = args[0], args[6]
+            if isinstance(result, BaseException):
+                if not isinstance(result, BusUnavailable):
+                    self._on_error()
+                    said = {getattr(result, "status_code", None), *str(result).split()}
+                    reset = reset or bool(said & NOT_PRIMARY)
+                    result = BusUnavailable(str(result) or type(result).__name__)
+                self._forget_owned(code)
+                done(result)
+            else:
+                stored = (
+                    self._after_commit(code, bool(result), replies)
+                    if isinstance(mux, Multiplexer)
+                    else bool(result)  # `commit` did the rest
+                )
+                if stored and isinstance(mux, Multiplexer):
+                    self._await_answers(code, result, replies)
+                done(None if stored else BusUnavailable(f"room {code}: commit fenced off"))
+        if cancelled is not None:
+            raise cancelled
+        if reset and isinstance(mux, Multiplexer):
+            await mux.reset("the primary refused a commit")
 
     async def _commit_confirmed(
         self,
@@ -449,6 +597,8 @@ class RedisBus:
 
     async def unsubscribe(self, code: str) -> None:
         await self._subscriber.unsubscribe(code)
+        if self._own is not None:
+            self._own.forget(code)
 
     async def recover_answers(self, code: str) -> int:
         """Hand on again this node's answers kept in the room's stream since the last read

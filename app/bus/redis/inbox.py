@@ -24,6 +24,13 @@ class Inbox:
         self._generation = generation
         self._pokes: dict[str, asyncio.Event] = {}
         self._read_at: dict[str, tuple[int, float]] = {}  # generation and time of last read
+        self._reading: set[str] = set()  # rooms whose XREAD is on its way
+
+    def busy(self, code: str) -> bool:
+        """Commands may wait in the room's stream for its owner: a poke not yet read, or a
+        read on its way (the owner then applies what it brings before anything else)."""
+        event = self._pokes.get(code)
+        return code in self._reading or (event is not None and event.is_set())
 
     def poke(self, code: str) -> None:
         self._event(code).set()
@@ -39,6 +46,7 @@ class Inbox:
 
     def forget(self, code: str) -> None:
         self._pokes.pop(code, None)
+        self._reading.discard(code)
         self._read_at.pop(code, None)
 
     def _event(self, code: str) -> asyncio.Event:
@@ -63,7 +71,11 @@ class Inbox:
             if event.is_set():
                 event.clear()
                 self._read_at[code] = (self._generation(), time.monotonic())
-                batch = await self._xread(code, after)
+                self._reading.add(code)
+                try:
+                    batch = await self._xread(code, after)
+                finally:
+                    self._reading.discard(code)
                 if batch:
                     if len(batch) >= READ_COUNT:
                         event.set()  # there may be more

@@ -3,7 +3,7 @@
 It subscribes the process's node channel (`R` answers, `P` pokes) and the `frames`
 channel of every room with sockets here. Pub/sub loses what is published while the
 connection is away, so after each reconnect it replays every room's `tail` (the last
-frames message, deduplicated by stream cursor) and tells the bus (`on_restored`), whose
+frames message, skipped when it is the one last delivered) and tells the bus (`on_restored`), whose
 owners then re-read their inboxes; lost answers come back from the durable answer
 streams (app/bus/redis/answers.py), read by the hub's pending table.
 
@@ -20,13 +20,13 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from redis.asyncio import ConnectionPool
 
 from app.bus.base import GONE, BusUnavailable, Frame, FrameHandler, ReplyHandler
-from app.bus.redis.wire import cursor_key, decode_frames, key
+from app.bus.redis.wire import decode_frames, key, stamp_of
 
 log = logging.getLogger("bankit.bus.redis")
 
@@ -45,6 +45,7 @@ class Subscriber:
         on_error: Callable[[], None],
         on_fanout: Callable[[float], None] | None,
         sharded: bool = False,
+        own: Callable[[str, bytes], Sequence[Frame] | None] | None = None,
     ) -> None:
         self._pool = pool
         self._channel = channel
@@ -58,10 +59,14 @@ class Subscriber:
         self._on_restored = on_restored
         self._on_error = on_error
         self._on_fanout = on_fanout
+        self._own = own  # the frames of a message this process committed (app/bus/redis/own.py)
         self.on_frame: FrameHandler | None = None
         self.on_reply: ReplyHandler | None = None
         self.rooms: dict[str, asyncio.Future[None]] = {}  # subscribed, or being subscribed
-        self._delivered: dict[str, tuple[int, int]] = {}  # last cursor delivered per room
+        # Per room, the last frames message delivered: a replayed tail that is that message
+        # is not delivered twice. (Not the inbox cursor: a command the owner took in one
+        # hop moves no cursor, so many messages carry the same.)
+        self._delivered: dict[str, bytes] = {}
         self.connected = asyncio.Event()
         self.up_since = 0.0
         self.generation = 0  # bumped at each (re)subscription: pokes may have been lost
@@ -177,16 +182,18 @@ class Subscriber:
         elif data[:1] == b"P":
             self._on_poke(data[1:].decode())
 
-    def _room_message(self, channel: bytes, data: bytes) -> None:
+    def _room_message(self, channel: bytes, data: bytes, replayed: bool = False) -> None:
         code = channel[len(b"bankit:{") : channel.index(b"}")].decode()
         if code not in self.rooms or self.on_frame is None:
             return  # unsubscribed while the message was on its way
-        cursor, stamp, frames = decode_frames(data)
-        if cursor:
-            position = cursor_key(cursor)
-            if position <= self._delivered.get(code, (-1, -1)):
-                return  # a replayed tail this process already delivered
-            self._delivered[code] = position
+        if replayed and self._delivered.get(code) == data:
+            return  # a replayed tail this process already delivered
+        self._delivered[code] = data
+        frames = None if self._own is None else self._own(code, data)
+        if frames is None:
+            _, stamp, frames = decode_frames(data)
+        else:
+            stamp = stamp_of(data)
         if self._on_fanout is not None:
             self._on_fanout(max(0.0, time.time() - stamp / 1e6))
         for frame in frames:
@@ -207,6 +214,6 @@ class Subscriber:
         for index, code in enumerate(codes):
             tail, exists = found[2 * index], found[2 * index + 1]
             if tail:
-                self._room_message(key(code, "frames").encode(), tail)
+                self._room_message(key(code, "frames").encode(), tail, replayed=True)
             elif not exists and code in self.rooms and self.on_frame is not None:
                 self.on_frame(code, Frame(GONE, 0, ""))

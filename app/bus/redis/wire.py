@@ -36,6 +36,11 @@ def encode_frames(cursor: str, frames: Sequence[Frame]) -> bytes:
     return b"".join(parts)
 
 
+def stamp_of(data: bytes) -> int:
+    """A frames message's commit time (µs since the epoch), from its first line alone."""
+    return int(data[1 : data.index(b"\n")].split(b" ")[1])
+
+
 def decode_frames(data: bytes) -> tuple[str, int, list[Frame]]:
     """The cursor, the commit time (µs since the epoch) and the frames of a message."""
     end = data.index(b"\n")
@@ -47,12 +52,6 @@ def decode_frames(data: bytes) -> tuple[str, int, list[Frame]]:
         at = end + 1 + int(size)
         frames.append(Frame(kind, int(seq), data[end + 1 : at].decode()))
     return cursor, int(stamp), frames
-
-
-def cursor_key(cursor: str) -> tuple[int, int]:
-    """Stream ids compare as (milliseconds, sequence)."""
-    ms, _, seq = cursor.partition("-")
-    return int(ms or 0), int(seq or 0)
 
 
 def _room_ttl(keep: int) -> str:
@@ -125,18 +124,23 @@ return {owner, id}
 COMMIT_KEYS = ("lease", "snap", "log", "cursor", "cmds", "tail", "epoch", "answers", "keep")
 # KEYS: lease snap log cursor cmds tail epoch answers keep
 # ARGV: lease value, lease ms, ttl ms, snapshot, cursor, message, channel, answers maxlen,
-#       n entries, entries..., then (node, key, payload) per answer.
+#       the log's length this commit extends ('' for any), n entries, entries..., then
+#       (node, key, payload) per answer.
 # Each answer is kept in the room's answer stream (same slot) and published to its node's
-# channel here, so it exists, and goes out, iff the commit happened.
+# channel here, so it exists, and goes out, iff the commit happened. The log's length
+# chains the commits an owner sends without waiting (one hop): one that follows a commit
+# that did not happen stores nothing either.
+# Returns 0 when fenced, else the first answer's id in that stream (1 without answers).
 COMMIT = (
     """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[9] ~= '' and redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[9]) then return 0 end
 """
     + _room_ttl(9)
     + """redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
-local n = tonumber(ARGV[9])
-if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 10, 9 + n)) end
+local n = tonumber(ARGV[10])
+if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 11, 10 + n)) end
 redis.call('PEXPIRE', KEYS[3], ttl)
 redis.call('SET', KEYS[4], ARGV[5], 'PX', ttl)
 redis.call('XTRIM', KEYS[5], 'MINID', ARGV[5])
@@ -146,18 +150,19 @@ if ARGV[6] ~= '' then
   redis.call('SET', KEYS[6], ARGV[6], 'PX', ttl)
   redis.call('PUBLISH', ARGV[7], ARGV[6])
 end
-local at = 10 + n
+local at, first = 11 + n, 1
 if at <= #ARGV then
   while at <= #ARGV do
     local node, k, payload = ARGV[at], ARGV[at + 1], ARGV[at + 2]
-    redis.call('XADD', KEYS[8], 'MAXLEN', '~', ARGV[8], '*', 'n', node, 'k', k,
+    local id = redis.call('XADD', KEYS[8], 'MAXLEN', '~', ARGV[8], '*', 'n', node, 'k', k,
       'p', payload)
+    if first == 1 then first = id end
     redis.call('PUBLISH', 'bankit:node:{' .. node .. '}', 'R' .. k .. '\\n' .. payload)
     at = at + 3
   end
   redis.call('PEXPIRE', KEYS[8], ttl)
 end
-return 1
+return first
 """
 )
 
