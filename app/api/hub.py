@@ -92,16 +92,20 @@ class Hub:
         if frame.kind == outgoing.STATE:
             wire: bytes | None = None  # framed once, for the sockets that take it whole
             patch = self._patch(code, frame) if code in self._patching else None
+            seq = frame.seq
+            base, patch_text, patch_frame = patch if patch is not None else (0, "", b"")
             for conn in members:
-                if conn.last_seq == 0:
+                last = conn.last_seq
+                if last == 0:
                     continue  # not welcomed yet: its welcome carries this state or a newer one
                 if conn.awaiting:  # its answer may come with it: one write for both
                     self._cork(conn)
-                gap = gap or frame.seq > conn.last_seq + 1
-                if patch is None or not conn.push_patch(frame.seq, *patch):
-                    if wire is None:
+                if seq > last + 1:
+                    gap = True
+                if patch is None or not conn.push_patch(seq, base, patch_text, patch_frame):
+                    if wire is None:  # the whole state: rendered, if it was not, for all
                         wire = text_frame(frame.text.encode())
-                    conn.push_state(frame.seq, frame.text, wire, published=True)
+                    conn.push_state(seq, frame.text, wire, published=True)
         elif frame.kind == outgoing.PRESENCE:
             wire = text_frame(frame.text.encode())
             for conn in members:

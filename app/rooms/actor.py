@@ -271,7 +271,9 @@ class RoomActor:
         return True
 
     def _take_quick(self, envelope: envelopes.Envelope, quick: QuickCommit) -> bool:
-        """Redis: taken when the task waits on an empty inbox and no effect is in flight.
+        """Redis: taken when the task waits on an empty inbox, no effect is in flight and
+        no other process has a player's or the host's socket in the room (then arrival at
+        Redis decides between theirs and ours, as it always did).
         While the commits of commands taken before it are on their way (and carry no
         effects) it is applied too, and its commit sent right behind theirs, chained by
         the log's length: it stores nothing unless they stored."""
@@ -279,6 +281,9 @@ class RoomActor:
         if not self._parked or self._carrying is not None:
             return False
         if (self._applying is not None and not chaining) or not quick.idle(self.code):
+            return False
+        me = self.bus.node_id
+        if any(node != me for node in self.room.nodes()):  # arrival at Redis decides
             return False
         done = self._outcomes((envelope,))
         stored = self.room.snapshot(with_view=self.store_views)

@@ -109,6 +109,7 @@ class Room:
         self._ops: list[Any] | None = None  # the patch from the last state frame's view
         self._handover: dict[str, Any] | None = None
         self._online: frozenset[str] | None = None
+        self._nodes: frozenset[str] | None = None
         self._handover_of: tuple[Succession, bool, list[str]] | None = None  # its inputs
         self._render()
 
@@ -292,8 +293,15 @@ class Room:
             self._online = frozenset(pid for pid, nodes in self.presence.items() if nodes)
         return self._online
 
+    def nodes(self) -> frozenset[str]:
+        """The processes where a player's or the host's phone has a socket here (kept
+        until presence changes)."""
+        if self._nodes is None:
+            self._nodes = frozenset(node for counts in self.presence.values() for node in counts)
+        return self._nodes
+
     def _moved_presence(self) -> None:
-        self._online = None
+        self._online = self._nodes = None
 
     def any_player_connected(self) -> bool:
         return any(self.presence.values())
