@@ -7,11 +7,12 @@ so they run on one worker, which builds it once instead of twice. (xdist's own
 `--dist loadgroup` cannot say so: with pytest 9 the `@group` it adds to a test's id is
 lost, and every test becomes a group of its own.)
 
-The groups go out longest first (xdist's own order is by number of tests, which sent the
-one-test files that take a minute, the fuzz test, the twelve-phone Bunco night, to the
-end, where one worker ran them while the other sat idle). The weights are seconds from
-a run of the whole suite (`pytest -n 2 --junitxml`, /work/notes/tests-speed.md); a file
-not listed counts as quick. Re-measure when a file grows by more than a few seconds.
+The groups go out longest first, browser tests before the rest (xdist's own order is by
+number of tests, which sent the one-test files that take half a minute or more, the fuzz
+test, the twelve-phone Bunco night, to the end, where one worker could run them while
+the other sat idle). The weights are seconds from a run of the whole suite
+(`pytest -n 2 --junitxml`, /work/notes/tests-speed.md); a file not listed counts as
+quick. Re-measure when a file grows by more than a few seconds.
 """
 
 from __future__ import annotations
@@ -80,16 +81,25 @@ def group_of_path(path: str) -> str:
     return SHARED_GROUPS.get(path, path)
 
 
+def is_e2e(group: str) -> bool:
+    return group.startswith(("tests/e2e/", "e2e-"))
+
+
 def order(items: list[pytest.Item]) -> None:
-    """The groups longest first, each group's tests in their own order, one after another
-    (a package fixture lives across them). Every worker collects the same order."""
+    """The browser tests first, then the rest; in each part the groups longest first,
+    each group's tests in their own order, one after another (a package fixture lives
+    across them). Every worker collects the same order.
+
+    A worker then runs its browser tests one after another with one Chromium: tests/e2e's
+    `browser` is package-scoped, so each switch between e2e and other files would close it
+    and launch a new one."""
     first: dict[str, int] = {}
     for index, item in enumerate(items):
         first.setdefault(group_of(item), index)
 
-    def key(item: pytest.Item) -> tuple[int, int]:
+    def key(item: pytest.Item) -> tuple[bool, int, int]:
         group = group_of(item)
-        return (-SECONDS.get(group, QUICK), first[group])
+        return (not is_e2e(group), -SECONDS.get(group, QUICK), first[group])
 
     items.sort(key=key)  # stable: a group keeps its tests' order
 
