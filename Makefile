@@ -32,7 +32,9 @@ lint: $(VENV)/.installed-test
 
 # Two workers (pytest-xdist) keep both cores busy: one alone leaves a core idle while it
 # waits on servers, browsers and deadlines. A test file runs whole on one worker, so
-# that its fixtures (a browser, the axe gallery, a cluster) are made once.
+# that its fixtures (a browser, the axe gallery, a cluster) are made once; tests/schedule.py
+# hands the files out browser files first and slowest first, and keeps test_axe.py and
+# test_scroll.py on one worker (one gallery).
 TEST_WORKERS ?= 2
 test: $(VENV)/.installed-test system-deps lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile

@@ -101,6 +101,25 @@ def start_server(
     raise RuntimeError(f"server did not start:\n{server.log()}")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A pytest-xdist worker runs the slowest test files first (tests/schedule.py); a run
+    in one process keeps the files' own order."""
+    if hasattr(config, "workerinput"):
+        from tests.schedule import order
+
+        order(items)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile`: a file whole on one worker, and the files that share the
+    e2e gallery on the same one (tests/schedule.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.schedule import GroupedFileScheduling
+
+    return GroupedFileScheduling(config, log)
+
+
 @pytest.fixture(autouse=True)
 async def close_clients() -> AsyncIterator[None]:
     """Every protocol client a test opened is closed when it ends."""
