@@ -17,7 +17,7 @@ import redis
 from app.bus.redis.bus import RedisBus, key
 from app.config import Settings
 from app.games.registry import GameRegistry
-from app.rooms.envelope import CommandEnvelope
+from app.rooms.envelope import CommandEnvelope, PresenceEnvelope
 from app.rooms.registry import RoomRegistry
 from tests.bus.conftest import Recorder, until
 from tests.redis_server import RedisServer
@@ -94,7 +94,7 @@ async def test_a_local_command_skips_the_stream_but_never_overtakes_it(tmp_path:
         assert stored_seq(client, code) == 4, "answered only once stored"
         assert client.xlen(key(code, "cmds")) == in_stream, "it never entered the stream"
         frame = await until(lambda: [f for f in recorder.of(code) if f.seq == 4], what="frames")
-        assert frame[0].view is not None and frame[0].changed is not None, (
+        assert frame[0].view is not None and frame[0].ops is not None, (
             "the owner's own frame came back as the room made it"
         )
 
@@ -165,3 +165,37 @@ async def test_commands_taken_back_to_back_are_chained_by_the_log(tmp_path: Path
         await until(lambda: outcome, what="the stale chain's end")
         assert outcome[0] is not None, "a commit extending a log of 3 when it holds 4"
         assert client.llen(key(code, "log")) == 4, "stored nothing"
+
+
+async def test_a_room_with_a_phone_on_another_process_keeps_arrival_at_redis(
+    tmp_path: Path,
+) -> None:
+    """A BANK sent through another process reaches Redis before the owner hears of it: a
+    command of the owner's own socket must not jump ahead of it, so while another process
+    has a player's socket in the room every command goes through the room's stream."""
+    async with owner(tmp_path) as (registry, bus, recorder, client):
+        code = (await registry.create(registry.games["bank"], {"rounds": 3}, ["b" * 64]))["code"]
+        await bus.subscribe(code)
+        actor = registry.actors[code]
+        join = command(bus, "system", "p1", None, type="join", name="Ann", player_id="p1")
+        await registry.submit(code, join)
+        await until(lambda: actor.room.seq == 2 and actor.waiting and bus.idle(code))
+        await registry.submit(code, PresenceEnvelope("n-elsewhere", "p1", 1))  # Ann's phone
+        await until(lambda: actor.room.nodes() == {"n-elsewhere"} and actor.waiting)
+        await until(lambda: bus.idle(code), what="the stream read")
+
+        added = client.xinfo_stream(key(code, "cmds"))["last-generated-id"]
+        start = command(bus, "banker", None, "c1", type="start")
+        assert not registry.submit_nowait(code, start), "not taken: it goes through the stream"
+        await registry.submit(code, start)
+        answer = await until(lambda: dict(recorder.replies).get("k-c1"), what="the ack")
+        assert orjson.loads(answer) == {"type": "ack", "id": "c1", "seq": 3}
+        last = client.xinfo_stream(key(code, "cmds"))["last-generated-id"]
+        assert last != added, "it entered the stream"
+
+        await registry.submit(code, PresenceEnvelope("n-elsewhere", "p1", -1))  # Ann left
+        await until(lambda: not actor.room.nodes() and actor.waiting and bus.idle(code))
+        roll = command(bus, "banker", None, "c2", type="roll", dice=[3, 4])
+        assert registry.submit_nowait(code, roll), "alone again: taken at once"
+        answer = await until(lambda: dict(recorder.replies).get("k-c2"), what="the roll's ack")
+        assert orjson.loads(answer)["seq"] == 4
