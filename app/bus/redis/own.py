@@ -2,9 +2,9 @@
 
 Every process delivers a room's frames from the room's channel: one ordered source for
 every socket (docs/architecture.md). The owner's own messages come back to it too; for
-those, the subscriber hands on the frames the room made, with their decoded view and
-the keys the event changed, instead of decoding the message: the hub then patches from
-them as in one process (no parse of the whole state, no diff of every key).
+those, the subscriber hands on the frames the room made, with their view and their
+patch (`Frame.ops`), instead of decoding the message: the hub then patches from them as
+in one process (no parse of the whole state, no diff).
 """
 
 from __future__ import annotations
