@@ -55,14 +55,22 @@ class FailoverGroup:
 
     def __init__(self, workdir: Path, replicas: int = 2, sentinels: int = 3) -> None:
         self.workdir = workdir
-        first = RedisServer(self._dir("r0"), extra=GUARD + QUICK)
-        self.servers = [first]
-        for index in range(1, replicas + 1):
-            server = RedisServer(self._dir(f"r{index}"), replica_of=first.port, extra=GUARD + QUICK)
-            self.servers.append(server)
-        self.wait_replicated(first, replicas)
-        self.sentinels = [Sentinel(self._dir(f"s{i}"), first.port) for i in range(sentinels)]
-        self.wait(lambda: self._sentinels_see(replicas), 20, "sentinels to see every replica")
+        self.servers: list[RedisServer] = []
+        self.sentinels: list[Sentinel] = []
+        try:  # what started is stopped if a step fails: no redis-server outlives the test
+            first = RedisServer(self._dir("r0"), extra=GUARD + QUICK)
+            self.servers.append(first)
+            for index in range(1, replicas + 1):
+                extra = GUARD + QUICK
+                replica = RedisServer(self._dir(f"r{index}"), replica_of=first.port, extra=extra)
+                self.servers.append(replica)
+            self.wait_replicated(first, replicas)
+            for index in range(sentinels):
+                self.sentinels.append(Sentinel(self._dir(f"s{index}"), first.port))
+            self.wait(lambda: self._sentinels_see(replicas), 20, "sentinels to see every replica")
+        except BaseException:
+            self.stop()
+            raise
 
     def _dir(self, name: str) -> Path:
         path = self.workdir / name

@@ -193,30 +193,43 @@ class Drill:
 
 
 async def set_up(workdir: Path, rooms: int = 2, env: dict[str, str] | None = None) -> Drill:
+    """The group, two servers and the rooms; whatever started is stopped if a step fails
+    (a server that does not start on a loaded machine leaves no redis-server behind)."""
     group = await asyncio.to_thread(FailoverGroup, workdir)
-    full = {
-        **ENV,
-        "REDIS_URL": group.url,
-        "BANKIT_REDIS_REPLICA_WAIT_SECONDS": "0.5",
-        "BANKIT_REDIS_MIN_REPLICAS": "2",
-        **(env or {}),
-    }
-    servers = await asyncio.gather(
-        *(asyncio.to_thread(start_server, workdir, full) for _ in range(2))
-    )
-    made: list[Room] = []
-    for index in range(rooms):
-        table = await asyncio.to_thread(Table, servers[index % 2].base_url, rounds=100)
-        for name in ("Ann", "Bob"):
-            await asyncio.to_thread(table.join, name)
-        where = {"banker": (servers[0].ws_url, table.banker_token)}
-        for i, name in enumerate(("Ann", "Bob")):
-            where[name] = (servers[i % 2].ws_url, table.players[name][1])
-        clients = {
-            who: await Client.connect(url, table.code, token) for who, (url, token) in where.items()
+    drill = Drill(group, [], [])
+    try:
+        full = {
+            **ENV,
+            "REDIS_URL": group.url,
+            "BANKIT_REDIS_REPLICA_WAIT_SECONDS": "0.5",
+            "BANKIT_REDIS_MIN_REPLICAS": "2",
+            **(env or {}),
         }
-        made.append(Room(table, clients, where))
-    return Drill(group, list(servers), made)
+        starts = await asyncio.gather(
+            *(asyncio.to_thread(start_server, workdir, full) for _ in range(2)),
+            return_exceptions=True,
+        )
+        drill.servers.extend(s for s in starts if not isinstance(s, BaseException))
+        for failed in starts:
+            if isinstance(failed, BaseException):
+                raise failed
+        servers = drill.servers
+        for index in range(rooms):
+            table = await asyncio.to_thread(Table, servers[index % 2].base_url, rounds=100)
+            for name in ("Ann", "Bob"):
+                await asyncio.to_thread(table.join, name)
+            where = {"banker": (servers[0].ws_url, table.banker_token)}
+            for i, name in enumerate(("Ann", "Bob")):
+                where[name] = (servers[i % 2].ws_url, table.players[name][1])
+            clients = {
+                who: await Client.connect(url, table.code, token)
+                for who, (url, token) in where.items()
+            }
+            drill.rooms.append(Room(table, clients, where))
+    except BaseException:
+        tear_down(drill)
+        raise
+    return drill
 
 
 def tear_down(drill: Drill) -> None:
