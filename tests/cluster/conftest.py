@@ -108,7 +108,12 @@ def make_cluster(
         made.append(cluster)
         full = {**ENV, "REDIS_URL": redis.url, **env}
         with ThreadPoolExecutor(n) as pool:
-            cluster.servers = list(pool.map(lambda _: start_server(tmp_path, full), range(n)))
+            starts = [pool.submit(start_server, tmp_path, full) for _ in range(n)]
+        # Those that started are stopped at the end even when another did not start.
+        cluster.servers = [start.result() for start in starts if start.exception() is None]
+        for start in starts:
+            if (failed := start.exception()) is not None:
+                raise failed
         return cluster
 
     yield make
