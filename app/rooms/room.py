@@ -272,17 +272,12 @@ class Room:
         return self.rules.finished(self.timeline.state)
 
     def connected(self, player_id: str) -> bool:
-        """Counts of zero are deleted, so any count left is a connection. A player who
-        took the host's role plays on from the host's phone: its seat is online with it."""
-        if self.presence.get(player_id):
-            return True
-        return player_id == self.roles.holder and bool(self.presence.get(self.rules.creator))
+        return _connected(player_id, self.online(), self.roles.holder, self.rules.creator)
 
     def _connected_now(self) -> Connected:
         """`connected` as it answers now, whatever comes later."""
-        online = self.online()
-        holder = self.roles.holder if self.rules.creator in online else None
-        return lambda player_id: player_id in online or player_id == holder
+        online, holder, creator = self.online(), self.roles.holder, self.rules.creator
+        return lambda player_id: _connected(player_id, online, holder, creator)
 
     def connected_map(self) -> dict[str, bool]:
         return {pid: self.connected(pid) for pid in self.rules.player_ids(self.timeline.state)}
@@ -601,8 +596,7 @@ class Room:
         if before is not None and self._framed and parts is not None:
             ops = parts.view_patch(before, state, self.connected)
         if ops is None:
-            view = {"code": self.code, **self.rules.view(state, self.connected)}
-            view.update(handover=handover, seq=self.seq)
+            view = self._whole_view(state, self.connected, handover, self.seq)
             self._rendering = Rendering(view)
             self._rendered = (view, state)
         else:
@@ -624,6 +618,12 @@ class Room:
             return self.roles.view(seated, key[1], self.policy.host_away_ms)
         return self._handover
 
+    def _whole_view(
+        self, state: Any, connected: Connected, handover: dict[str, Any], seq: int
+    ) -> View:
+        rendered = self.rules.view(state, connected)
+        return {"code": self.code, **rendered, "handover": handover, "seq": seq}
+
     def _later(self, state: Any, handover: dict[str, Any]) -> Rendering:
         """The view of `state`, rendered when read: the last view rendered with the parts
         changed since laid over it, and the phones connected as they are now."""
@@ -634,16 +634,21 @@ class Room:
         def make() -> View:
             changed = parts.view_changes(rendered_state, state, connected)
             if changed is None:
-                view = {"code": self.code, **self.rules.view(state, connected)}
+                view = self._whole_view(state, connected, handover, seq)
             else:
-                view = {**base, **changed}
-            view.update(handover=handover, seq=seq)
+                view = {**base, **changed, "handover": handover, "seq": seq}
             if self._rendering is rendering:
                 self._rendered = (view, state)
             return view
 
         rendering = Rendering(make=make)
         return rendering
+
+
+def _connected(player_id: str, online: frozenset[str], holder: str | None, host: str) -> bool:
+    """A phone of the player's is here; a player who took the host's role plays on from
+    the host's phone, so its seat is online with it."""
+    return player_id in online or (player_id == holder and host in online)
 
 
 def _restored_roles(
