@@ -1,13 +1,14 @@
 """Python function calls per action, and where the profiled time goes (cProfile).
 
     python -m bench.calls [--rooms 250] [--seconds 8] [--game random|scripted] [--top 25]
+                          [--sort tottime|ncalls|cumtime]
 
 A bankit server (one process, SQLite) runs under `bench/profiled_app.py`, which turns
 cProfile on at SIGUSR1 and writes its stats at SIGUSR2; bench/load.py's rooms play
 (11 sockets, 2 actions a second a room, states as patches) and the window between the
 two signals is profiled. Prints the actions, the server's CPU per action (profiled: the
 profiler roughly doubles it), Python calls per action and the top functions by their
-own time. Counts calls, not microseconds: compare before and after on one machine.
+own time (`--sort`: or by calls, or by time with what they call). Counts calls, not microseconds: compare before and after on one machine.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--game", choices=sorted(GAMES), default="random")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--sort", choices=("tottime", "ncalls", "cumtime"), default="tottime")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bankit-calls-"))
     stats_file = work / "server.prof"
@@ -78,7 +80,9 @@ def main() -> None:
     print(f"{args.rooms} rooms, {args.game} game: {actions} actions in {args.seconds:.0f} s")
     print(f"server CPU per action (profiled) {(cpu1 - cpu0) / done * 1e6:.0f} µs")
     print(f"Python function calls per action {calls / done:.0f}")
-    stats.sort_stats("tottime").print_stats(args.top)
+    stats.sort_stats(args.sort).print_stats(args.top)
+    if os.environ.get("KEEP_PROF"):
+        shutil.copy(stats_file, os.environ["KEEP_PROF"])
     shutil.rmtree(work, ignore_errors=True)
 
 
