@@ -1,7 +1,7 @@
 """Python function calls per action, and where the profiled time goes (cProfile).
 
     python -m bench.calls [--rooms 250] [--seconds 8] [--game random|scripted] [--top 25]
-                          [--sort tottime|ncalls|cumtime]
+                          [--sort tottime|ncalls|cumtime] [--keep FILE]
 
 A bankit server (one process, SQLite) runs under `bench/profiled_app.py`, which turns
 cProfile on at SIGUSR1 and writes its stats at SIGUSR2; bench/load.py's rooms play
@@ -36,6 +36,7 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(GAMES), default="random")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--sort", choices=("tottime", "ncalls", "cumtime"), default="tottime")
+    parser.add_argument("--keep", type=Path, default=None, help="copy the cProfile stats here")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bankit-calls-"))
     stats_file = work / "server.prof"
@@ -81,8 +82,8 @@ def main() -> None:
     print(f"server CPU per action (profiled) {(cpu1 - cpu0) / done * 1e6:.0f} µs")
     print(f"Python function calls per action {calls / done:.0f}")
     stats.sort_stats(args.sort).print_stats(args.top)
-    if os.environ.get("KEEP_PROF"):
-        shutil.copy(stats_file, os.environ["KEEP_PROF"])
+    if args.keep is not None:
+        shutil.copy(stats_file, args.keep)
     shutil.rmtree(work, ignore_errors=True)
 
 
