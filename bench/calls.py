@@ -8,7 +8,8 @@ cProfile on at SIGUSR1 and writes its stats at SIGUSR2; bench/load.py's rooms pl
 (11 sockets, 2 actions a second a room, states as patches) and the window between the
 two signals is profiled. Prints the actions, the server's CPU per action (profiled: the
 profiler roughly doubles it), Python calls per action and the top functions by their
-own time (`--sort`: or by calls, or by time with what they call). Counts calls, not microseconds: compare before and after on one machine.
+own time (`--sort`: by calls, or by time with what they call; `--keep`: the stats file).
+Counts calls, not microseconds: compare before and after on one machine.
 """
 
 from __future__ import annotations
