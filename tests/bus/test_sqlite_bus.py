@@ -80,6 +80,45 @@ async def test_a_reopened_file_has_the_same_rooms_snapshots_logs_and_cursors(
     await again.close()
 
 
+OLD_ENTRIES = """CREATE TABLE entries (
+    code TEXT NOT NULL, n INTEGER NOT NULL, entry BLOB NOT NULL,{note}
+    PRIMARY KEY (code, n)
+) WITHOUT ROWID"""
+
+
+@pytest.mark.parametrize("with_notes", [True, False])
+async def test_a_file_whose_log_is_keyed_by_room_keeps_every_row_in_the_new_schema(
+    tmp_path: Path, with_notes: bool
+) -> None:
+    """Files made before the log became a rowid table (and before notes) open as they were."""
+    path = tmp_path / "bankit.sqlite3"
+    code, other = new_code(), new_code()
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TABLE rooms (code TEXT PRIMARY KEY, snapshot BLOB NOT NULL,"
+            " cursor TEXT NOT NULL, log_len INTEGER NOT NULL)"
+        )
+        conn.execute(OLD_ENTRIES.format(note=" note BLOB," if with_notes else ""))
+        for room, entries in ((code, 3), (other, 2)):
+            conn.execute("INSERT INTO rooms VALUES (?, 's', '0', ?)", (room, entries))
+            for n in reversed(range(entries)):  # the order rows were written in is not kept
+                values = (room, n, f"{room}{n}".encode(), *((b"{}",) if with_notes else ()))
+                conn.execute(f"INSERT INTO entries VALUES ({', '.join('?' * len(values))})", values)
+    bus, _ = await opened(path)
+    assert await bus.load_log(code) == [f"{code}{n}".encode() for n in range(3)]
+    note = b"{}" if with_notes else None
+    assert await bus.load_journal(other) == (2, [(f"{other}{n}".encode(), note) for n in range(2)])
+    epoch = await bus.claim(code)
+    assert epoch is not None and await bus.append(code, epoch, "1", [(b"e3", b"{}")], None, [])
+    assert (await bus.load_log(code))[-1] == b"e3"
+    await bus.close()
+    with sqlite3.connect(path) as conn:
+        (schema,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'entries'").fetchone()
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    assert "WITHOUT ROWID" not in schema.upper()
+    assert tables == {"rooms", "sqlite_autoindex_rooms_1", "entries", "entries_of_room"}
+
+
 async def test_after_a_restart_new_commands_sort_after_the_stored_cursor(tmp_path: Path) -> None:
     path = tmp_path / "bankit.sqlite3"
     bus, _ = await opened(path)

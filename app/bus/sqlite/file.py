@@ -45,6 +45,10 @@ Synchronous = Literal["NORMAL", "FULL"]
 Work = Callable[[sqlite3.Connection], None]
 Done = Callable[[Exception | None], None]  # told once the work is written (None) or failed
 
+# `entries` is a rowid table: every room's rows append at its right edge, plus a small
+# index entry each. Keyed by (code, n) itself (WITHOUT ROWID, as files made before
+# 2026-12-07 are), each ~400-byte row lands inside the tree and splits a page every few
+# events (docs/storage.md has the figures). `migrate` rewrites such a file's log once.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
@@ -56,18 +60,35 @@ CREATE TABLE IF NOT EXISTS entries (
     code TEXT NOT NULL,
     n INTEGER NOT NULL,
     entry BLOB NOT NULL,
-    note BLOB,
-    PRIMARY KEY (code, n)
-) WITHOUT ROWID;
+    note BLOB
+);
+CREATE UNIQUE INDEX IF NOT EXISTS entries_of_room ON entries (code, n);
 """
+OLD_LOG = "entries_keyed_by_room"  # an older file's log while it is copied
 
 
 def migrate(conn: sqlite3.Connection) -> None:
-    """Create the tables; a file from before notes gets the column (NULL: no note)."""
-    conn.executescript(SCHEMA)
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(entries)")}
-    if "note" not in columns:
-        conn.execute("ALTER TABLE entries ADD COLUMN note BLOB")
+    """Create the tables; an older file's log is copied into this schema, in one
+    transaction (a file from before notes gets NULL notes)."""
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'entries'").fetchone()
+    if row is None or "WITHOUT ROWID" not in row[0].upper():
+        conn.executescript(SCHEMA)
+        return
+    columns = {column[1] for column in conn.execute("PRAGMA table_info(entries)")}
+    note = "note" if "note" in columns else "NULL"
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"ALTER TABLE entries RENAME TO {OLD_LOG}")
+        for statement in SCHEMA.split(";"):
+            conn.execute(statement)
+        conn.execute(
+            f"INSERT INTO entries SELECT code, n, entry, {note} FROM {OLD_LOG} ORDER BY code, n"
+        )
+        conn.execute(f"DROP TABLE {OLD_LOG}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def connect(
