@@ -43,6 +43,30 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+class InFlight:
+    """A batch between its handling and its commit: whether it was stored (None: not yet),
+    with a future made only for someone who waits for it (most batches have nobody)."""
+
+    __slots__ = ("_waiter", "stored")
+
+    def __init__(self) -> None:
+        self.stored: bool | None = None
+        self._waiter: asyncio.Future[bool] | None = None
+
+    def settle(self, stored: bool) -> None:
+        self.stored = stored
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(stored)
+
+    async def wait(self) -> bool:
+        """Whether it was stored, once it is known (cancelling the wait leaves it be)."""
+        if self.stored is not None:
+            return self.stored
+        if self._waiter is None:
+            self._waiter = asyncio.get_running_loop().create_future()
+        return await asyncio.shield(self._waiter)
+
+
 @dataclass(slots=True)
 class Applied:
     """What a batch of envelopes did, to be written in one go."""
@@ -82,7 +106,7 @@ class RoomActor:
         # when someone reads it (None: the room as it stands is what was committed).
         self._stored: bytes | None = None if journal else room.snapshot(with_view=store_views)
         self._view = room.rendering  # its JSON made when read
-        self._applying: asyncio.Future[bool] | None = None  # a batch between handle and commit
+        self._applying: InFlight | None = None  # a batch between handle and commit
         # Redis: the room's log length as the last commit sent leaves it (None: unknown),
         # the commands taken whose commits are on their way, and whether one of them
         # carries effects; commits sent and the last one stored, by number.
@@ -116,7 +140,7 @@ class RoomActor:
         commit: a reader that comes while a batch waits for its commit reads after
         it (never a state that is not on disk yet); BusUnavailable if that commit failed."""
         while self._applying is not None:
-            if not await asyncio.shield(self._applying):
+            if not await self._applying.wait():
                 raise BusUnavailable(f"room {self.code}: its last write failed")
         if self._stored is None:
             self._stored = self.room.snapshot(with_view=False)
@@ -142,7 +166,7 @@ class RoomActor:
                 self._carrying.cancel()
                 await asyncio.gather(self._carrying, return_exceptions=True)
             while self._applying is not None:  # a write `take` made
-                await asyncio.shield(self._applying)
+                await self._applying.wait()
             stepped_down = stepped_down or self._failed
             if self.journal is not None and self._unsaved and not stepped_down:
                 with contextlib.suppress(BusUnavailable):  # the log has every event anyway
@@ -186,13 +210,13 @@ class RoomActor:
             self.on_exit(self)
 
     async def _apply(self, batch: list[tuple[str, bytes]]) -> bool:
-        applying = self._applying = asyncio.get_running_loop().create_future()
+        applying = self._applying = InFlight()
         effects: list[Effect] | None = None
         try:
             effects = await self._apply_batch(batch)
         finally:
             self._applying = None
-            applying.set_result(effects is not None)
+            applying.settle(effects is not None)
         if effects:
             await self._carry_out(effects)
         return effects is not None
@@ -242,12 +266,12 @@ class RoomActor:
         if not self.waiting or journal.queued(self.code):
             return False
         done = self._outcomes((envelope,))
-        applying = self._applying = asyncio.get_running_loop().create_future()
+        applying = self._applying = InFlight()
         snapshot = self._snapshot_due(done)
 
         def written(error: BusUnavailable | None) -> None:
             self._applying = None
-            applying.set_result(error is None)
+            applying.settle(error is None)
             if error is not None:
                 self._step_down(f"its write failed ({error})")
                 return
@@ -266,7 +290,7 @@ class RoomActor:
             written,
         ):
             self._applying = None
-            applying.set_result(False)
+            applying.settle(False)
             self._step_down("commit fenced off")
         return True
 
@@ -287,7 +311,7 @@ class RoomActor:
             return False
         done = self._outcomes((envelope,))
         stored = self.room.snapshot(with_view=self.store_views)
-        applying = self._applying = asyncio.get_running_loop().create_future()
+        applying = self._applying = InFlight()
         logged = self.logged
         if logged is not None:
             self.logged = logged + len(done.entries)
@@ -303,7 +327,7 @@ class RoomActor:
                 self._held = False
             if self._applying is applying:
                 self._applying = None
-            applying.set_result(error is None)
+            applying.settle(error is None)
             if error is not None:
                 self._step_down(f"its commit failed ({error})")
                 return
@@ -362,7 +386,7 @@ class RoomActor:
     async def _settled(self) -> bool:
         """Wait for what `take` started (its write, then its effects); False: it failed."""
         while self._applying is not None:
-            await asyncio.shield(self._applying)
+            await self._applying.wait()
         if self._carrying is not None:
             await asyncio.shield(self._carrying)
         return not self._failed

@@ -113,9 +113,11 @@ def connect(
 
 
 class Writer:
-    """Runs write transactions: inline, or in one thread with group commit."""
+    """Runs write transactions: inline, or in one thread with group commit. Made on the
+    event loop whose writes it runs (it keeps the loop: asking for it costs a syscall)."""
 
     def __init__(self, conn: sqlite3.Connection, threaded: bool) -> None:
+        self._loop = asyncio.get_running_loop()
         self.conn = conn
         self.threaded = threaded
         self.transactions = 0  # how many went to disk (a group counts once)
@@ -147,7 +149,7 @@ class Writer:
         if self._flusher is None and not self._scheduled:
             if self._executor is None:
                 self._scheduled = True
-                asyncio.get_running_loop().call_soon(self._flush_inline)
+                self._loop.call_soon(self._flush_inline)
             else:
                 self._flusher = asyncio.create_task(self._flush())
 
@@ -161,7 +163,7 @@ class Writer:
         self._held = False
         if self._pending and not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush_inline)
+            self._loop.call_soon(self._flush_inline)
 
     def _flush_inline(self, closing: bool = False) -> None:
         self._scheduled = False
