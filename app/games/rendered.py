@@ -122,6 +122,9 @@ class FieldPart:
     show: Callable[[Any], Any] | None = None
 
 
+MAX_PLANS = 512  # a bound on what `ViewParts` keeps, should a game move fields at random
+
+
 class _Step(NamedTuple):
     """What a view part needs done when one of the fields it reads moved."""
 
@@ -156,8 +159,8 @@ class ViewParts(Generic[S]):
     Every event reads every field of both states at once (in C) and looks up the parts
     that set of moved fields touches: a plan made at its first sight, in view order.
     An event of a kind moves the same fields each time, so a game has a few dozen
-    plans; the work per event is then the parts that changed, nothing per part that
-    did not."""
+    plans (BANK!: eleven); the work per event is then the parts whose fields moved,
+    nothing for the others."""
 
     __slots__ = ("_names", "_parts", "_plans", "_read", "_steps", "_tail", "_tail_fields")
 
@@ -207,7 +210,9 @@ class ViewParts(Generic[S]):
         try:
             return old, new, self._plans[moved]
         except KeyError:
-            plan = self._plans[moved] = self._plan(set(moved))
+            plan = self._plan(set(moved))
+            if len(self._plans) < MAX_PLANS:
+                self._plans[moved] = plan
             return old, new, plan
 
     def _plan(self, moved: set[str]) -> tuple[_Step, ...] | None:
@@ -305,9 +310,9 @@ def appended(
     same: the items added (`path/-`); None when an item changed or went (diff it)."""
     if after is before:
         return []
-    count = len(before)
-    if len(after) < count or (count and after[count - 1] is not before[-1]):
+    count, size = len(before), len(after)
+    if size < count or (count and after[count - 1] is not before[-1]):
         return None
-    if len(after) == count + 1:  # mostly: one event appends one item
+    if size == count + 1:  # mostly: one event appends one item
         return [["add", path + "/-", render(after[count])]]
     return [["add", path + "/-", render(item)] for item in after[count:]]
