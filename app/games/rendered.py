@@ -21,9 +21,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from itertools import compress
-from operator import is_not
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from app.games.patch import Op, diff
@@ -112,7 +110,7 @@ Patcher = Callable[[S, S, Connected, str], list[Op]]
 Fields = tuple[Any, ...]  # the fields of a state that its view reads, in `ViewParts`'s order
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class FieldPart:
     """A part of the view that is one field of the state: its value as it is, or `show`n
     (made of that value alone: no state, no presence). Written whole when it changed;
@@ -206,7 +204,7 @@ class ViewParts(Generic[S]):
         """The fields of both states, and the steps of the parts whose fields are other
         objects now, in view order (None when a tail field is one)."""
         old, new = self._read(before), self._read(after)
-        moved = tuple(compress(self._names, map(is_not, old, new)))
+        moved = tuple(compress(self._names, map(operator.is_not, old, new)))
         try:
             return old, new, self._plans[moved]
         except KeyError:

@@ -248,13 +248,12 @@ _bankings = Rendered(_banking)
 _changes = Rendered(_change)
 _summaries = Rendered(_summary)
 _last_round = Rendered(_round)
+_logs: ByIdentity[RoundResult, Kept] = ByIdentity()  # the whole log, by its last round
 
 
 def _last_round_of(log: tuple[RoundResult, ...]) -> dict[str, Any] | None:
     return _last_round(log[-1]) if log else None
 
-
-_logs: ByIdentity[RoundResult, Kept] = ByIdentity()  # the whole log, by its last round
 
 # Each key of the view, from the fields of the state it reads (in the view's order).
 PARTS: ViewParts[BankState] = ViewParts(
