@@ -39,11 +39,12 @@ class Sender:
 
     role: str
     player_id: str | None = None
+    # The event log's `by`: the player's id, or the principal's name. Set once, not a
+    # property: a room reads it several times per command (its dedupe, its log entry).
+    by: str = field(init=False, compare=False, repr=False)
 
-    @property
-    def by(self) -> str:
-        """The event log's `by`: the player's id, or the principal's name."""
-        return self.player_id or self.role
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by", self.player_id or self.role)
 
 
 class Chance(Protocol):
@@ -80,13 +81,15 @@ def changed(state: T, **changes: Any) -> T:
     every event copies), at a sixth of its cost: the fields are copied as they are,
     not passed through `__init__` again (so such a class has no `__post_init__`)."""
     fields = state.__dict__
-    unknown = changes.keys() - fields.keys()
-    if unknown:
-        raise TypeError(f"{type(state).__name__} has no field {sorted(unknown)}")
+    for name in changes:
+        if name not in fields:
+            unknown = changes.keys() - fields.keys()
+            raise TypeError(f"{type(state).__name__} has no field {sorted(unknown)}")
+    values = {**fields, **changes}
+    if RENDERINGS in values:
+        del values[RENDERINGS]  # a new part: no renderings yet
     copy = object.__new__(type(state))
-    copy.__dict__.update(fields)
-    copy.__dict__.update(changes)
-    copy.__dict__.pop(RENDERINGS, None)  # a new part: no renderings yet
+    object.__setattr__(copy, "__dict__", values)  # its own dict, as `__init__` makes it
     return copy
 
 
@@ -98,8 +101,10 @@ def fairness_of(options: Mapping[str, Any]) -> Fairness | None:
 
 def revealing(state: F, data: Mapping[str, Any]) -> F:
     """The state once an event revealed the seed (any event may: the one ending the game)."""
+    if state.fair is None:  # a room that never draws (most): no seed to look for
+        return state
     reveal = data.get("dice_reveal")
-    if reveal is None or state.fair is None:
+    if reveal is None:
         return state
     shown = (*state.fair.revealed, (str(reveal["commit"]), str(reveal["seed"])))
     return replace(state, fair=Fairness(str(reveal["next_commit"]), shown))  # type: ignore[type-var]

@@ -49,11 +49,9 @@ from app.games.bank.state import (
 from app.games.bank.view import view, view_changes, view_patch
 from app.games.common import Kick, Start, bank_house_rules, join_kick_seating
 from app.games.names import MAX_NAME, clean_name, name_taken
-from app.games.patch import Op
 from app.games.seam import (
     SYSTEM,
     Chance,
-    Connected,
     Effect,
     Event,
     RuleError,
@@ -186,7 +184,7 @@ class BankRules:
     ) -> Event:
         if dice is not None and total is not None:
             raise RuleError("bad_message", "A roll is its dice or its total, not both.")
-        if dice is not None and (len(dice) != 2 or not all(1 <= d <= 6 for d in dice)):
+        if dice is not None and (len(dice) != 2 or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6)):
             raise RuleError("bad_message", "dice: two integers from 1 to 6, e.g. [3, 4].")
         if total is not None and not 3 <= total <= 11:
             raise RuleError(
@@ -411,18 +409,10 @@ class BankRules:
             return {"status": "finished", "totals": totals, "locked": True}
         return {"status": "finished", "totals": totals}
 
-    def view(self, state: BankState, connected: Connected) -> dict[str, Any]:
-        return view(state, connected)
-
-    def view_changes(
-        self, before: BankState, after: BankState, connected: Connected
-    ) -> dict[str, Any] | None:
-        return view_changes(before, after, connected)
-
-    def view_patch(
-        self, before: BankState, after: BankState, connected: Connected
-    ) -> list[Op] | None:
-        return view_patch(before, after, connected)
+    # The view's own (bank/view.py), with no call in between: a room calls them at every event.
+    view = staticmethod(view)
+    view_changes = staticmethod(view_changes)
+    view_patch = staticmethod(view_patch)
 
     def player_ids(self, state: BankState) -> list[str]:
         return [p.id for p in state.players]

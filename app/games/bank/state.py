@@ -154,7 +154,10 @@ class BankState:
     in_group: bool = False  # started from a group: reports its result there (extension)
 
     def player(self, player_id: str) -> Player | None:
-        return next((p for p in self.players if p.id == player_id), None)
+        for player in self.players:
+            if player.id == player_id:
+                return player
+        return None
 
     @property
     def closed(self) -> bool:
@@ -183,12 +186,18 @@ def total_value(
 
 
 # -- evolve helpers ------------------------------------------------------------------------
+# They run at every event: what they make per seat is a list (one call), not a generator
+# (resumed once per seat), and a seat is looked for with a plain loop.
 def next_active(state: BankState, after: str, players: tuple[Player, ...]) -> str | None:
     """The first player after `after` in seating order who has not banked."""
-    ids = [p.id for p in players]
-    start = ids.index(after) if after in ids else -1
-    for step in range(1, len(players) + 1):
-        candidate = players[(start + step) % len(players)]
+    count = len(players)
+    start = -1
+    for index, player in enumerate(players):
+        if player.id == after:
+            start = index
+            break
+    for step in range(1, count + 1):
+        candidate = players[(start + step) % count]
         if not candidate.banked:
             return candidate.id
     return None
@@ -202,47 +211,50 @@ def noted(state: BankState, change: Change) -> tuple[Change, ...]:
 def _ready(players: tuple[Player, ...]) -> tuple[Player, ...]:
     """Everyone seated mid-round may BANK now; the same tuple when nobody waited (the
     view's seats are then not rendered again: bank/view.py)."""
-    if not any(p.waiting for p in players):
-        return players
-    return tuple(changed(p, waiting=False) if p.waiting else p for p in players)
+    for player in players:
+        if player.waiting:
+            return tuple([changed(p, waiting=False) if p.waiting else p for p in players])
+    return players
 
 
 def after_roll(state: BankState, dice: Dice | None, total: int, roller: str, seq: int) -> BankState:
     number = state.roll_count + 1
     doubles = dice is not None and dice[0] == dice[1]
     value = total_value(state.bank, number, total, doubles, state.house)
-    rolled = changed(
-        state,
-        roll_count=number,
-        last_roll=LastRoll(dice, roller, seq, total),
-        rolls_now=(*state.rolls_now, RollRecord(seq, roller, dice, total, value)),
-        since_roll=(Change("roll", seq, roller, total, dice),),
-        correction=None,
-        players=_ready(state.players),
-    )
+    players = _ready(state.players)
+    rolled = {
+        "roll_count": number,
+        "last_roll": LastRoll(dice, roller, seq, total),
+        "rolls_now": (*state.rolls_now, RollRecord(seq, roller, dice, total, value)),
+        "since_roll": (Change("roll", seq, roller, total, dice),),
+        "correction": None,
+        "players": players,
+    }
     if value is None:
-        return end_round(rolled, "seven", roller, seq)
-    return changed(rolled, bank=value, turn=next_active(rolled, roller, rolled.players))
+        return end_round(changed(state, **rolled), "seven", roller, seq)
+    return changed(state, **rolled, bank=value, turn=next_active(state, roller, players))
 
 
 def after_bank(
     state: BankState, player_id: str, amount: int, seq: int, by_banker: bool
 ) -> BankState:
     players = tuple(
-        changed(p, score=p.score + amount, banked=True) if p.id == player_id else p
-        for p in state.players
+        [
+            changed(p, score=p.score + amount, banked=True) if p.id == player_id else p
+            for p in state.players
+        ]
     )
-    banked = changed(
-        state,
-        players=players,
-        banked_now=(*state.banked_now, Banking(player_id, amount, seq, by_banker)),
-        since_roll=noted(state, Change("bank", seq, player_id, amount)),
-    )
-    if all(p.banked for p in players):
-        return end_round(banked, "all_banked", state.last_roll.by if state.last_roll else "")
+    banked = {
+        "players": players,
+        "banked_now": (*state.banked_now, Banking(player_id, amount, seq, by_banker)),
+        "since_roll": noted(state, Change("bank", seq, player_id, amount)),
+    }
+    if all([p.banked for p in players]):
+        last_roller = state.last_roll.by if state.last_roll else ""
+        return end_round(changed(state, **banked), "all_banked", last_roller)
     if state.turn == player_id:
-        return changed(banked, turn=next_active(banked, player_id, players))
-    return banked
+        return changed(state, **banked, turn=next_active(state, player_id, players))
+    return changed(state, **banked)
 
 
 def after_unbank(
@@ -250,8 +262,10 @@ def after_unbank(
 ) -> BankState:
     """The banker's BANK for `player_id` never happened; the rolls after it stand."""
     players = tuple(
-        changed(p, score=p.score - amount, banked=False) if p.id == player_id else p
-        for p in state.players
+        [
+            changed(p, score=p.score - amount, banked=False) if p.id == player_id else p
+            for p in state.players
+        ]
     )
     taken = Change("bank", bank_seq, player_id, amount)
     return changed(
@@ -277,7 +291,7 @@ def end_round(
     result = RoundResult(
         state.round, ended_by, state.bank, state.banked_now, state.rolls_now, seven_seq
     )
-    players = tuple(changed(p, banked=False, waiting=False) for p in state.players)
+    players = tuple([changed(p, banked=False, waiting=False) for p in state.players])
     ended = changed(
         state,
         players=players,

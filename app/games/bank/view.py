@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from app.games.bank.state import (
@@ -16,28 +17,11 @@ from app.games.bank.state import (
     TableOf,
 )
 from app.games.patch import Op, diff
-from app.games.rendered import ByIdentity, Kept, Rendered, ViewParts, appended
+from app.games.rendered import ByIdentity, FieldPart, Kept, Rendered, ViewParts, appended
 from app.games.seam import Connected, fairness_view
 
 
-def view(state: BankState, connected: Connected) -> dict[str, Any]:
-    return PARTS.view(state, connected)
-
-
-def view_changes(
-    before: BankState, after: BankState, connected: Connected
-) -> dict[str, Any] | None:
-    """The parts of the view an event changed (None: the whole view): see `PARTS`."""
-    return PARTS.changes(before, after, connected)
-
-
-def view_patch(before: BankState, after: BankState, connected: Connected) -> list[Op] | None:
-    """The operations that turn `before`'s view into `after`'s (None: diff the whole
-    views): see `PARTS` and `PATCHERS`."""
-    return PARTS.patch(before, after, connected)
-
-
-def _winners(state: BankState) -> list[str]:
+def _winners(state: BankState, _: Connected) -> list[str]:
     if state.status != "finished":
         return []
     top = max(p.score for p in state.players)
@@ -47,7 +31,8 @@ def _winners(state: BankState) -> list[str]:
 def _last_roll(last: LastRoll | None) -> dict[str, Any] | None:
     if last is None:
         return None
-    return {"dice": _dice(last.dice), "total": last.total, "by": last.by, "seq": last.seq}
+    dice = None if last.dice is None else list(last.dice)
+    return {"dice": dice, "total": last.total, "by": last.by, "seq": last.seq}
 
 
 def _round_log(state: BankState) -> dict[str, Any]:
@@ -67,6 +52,7 @@ def _tail(state: BankState) -> dict[str, Any]:
 
 
 SEAT_FIELDS = ("name", "score", "banked", "has_phone", "waiting")  # a seat's, from its Player
+_seat = attrgetter(*SEAT_FIELDS)  # read in C: a BANK compares two seats
 
 
 def _player(player: Player, connected: bool) -> dict[str, Any]:
@@ -215,9 +201,8 @@ def _seats_patch(before: BankState, after: BankState, connected: Connected, path
         if was.id != now.id:
             ops.append(["replace", f"{path}/{index}", _player(now, connected(now.id))])
             continue
-        for name in SEAT_FIELDS:
-            value = getattr(now, name)
-            if getattr(was, name) != value:
+        for name, old_value, value in zip(SEAT_FIELDS, _seat(was), _seat(now), strict=True):
+            if old_value != value:
                 ops.append(["replace", f"{path}/{index}/{name}", value])
     return ops
 
@@ -265,34 +250,36 @@ _summaries = Rendered(_summary)
 _last_round = Rendered(_round)
 _logs: ByIdentity[RoundResult, Kept] = ByIdentity()  # the whole log, by its last round
 
+
+def _last_round_of(log: tuple[RoundResult, ...]) -> dict[str, Any] | None:
+    return _last_round(log[-1]) if log else None
+
+
 # Each key of the view, from the fields of the state it reads (in the view's order).
 PARTS: ViewParts[BankState] = ViewParts(
     {
         "game": ((), lambda s, c: "bank"),
-        "status": (("status",), lambda s, c: s.status),
-        "rounds": (("rounds",), lambda s, c: s.rounds),
-        "round": (("round",), lambda s, c: s.round),
-        "roll_count": (("roll_count",), lambda s, c: s.roll_count),
-        "bank": (("bank",), lambda s, c: s.bank),
-        "roll_entry": (("roll_entry",), lambda s, c: s.roll_entry),
-        "turn": (("turn",), lambda s, c: s.turn),
-        "last_roll": (("last_roll",), lambda s, c: _last_roll(s.last_roll)),
+        "status": FieldPart("status"),
+        "rounds": FieldPart("rounds"),
+        "round": FieldPart("round"),
+        "roll_count": FieldPart("roll_count"),
+        "bank": FieldPart("bank"),
+        "roll_entry": FieldPart("roll_entry"),
+        "turn": FieldPart("turn"),
+        "last_roll": FieldPart("last_roll", _last_roll),
         "players": (("players",), _players_view),
         "rounds_log": (("rounds_log",), lambda s, c: _rounds_log(s.rounds_log)),
-        "winners": (("status", "players"), lambda s, c: _winners(s)),
+        "winners": (("status", "players"), _winners),
         "round_log": (("rolls_now", "banked_now"), lambda s, c: _round_log(s)),
-        "last_round": (
-            ("rounds_log",),
-            lambda s, c: _last_round(s.rounds_log[-1]) if s.rounds_log else None,
-        ),
+        "last_round": FieldPart("rounds_log", _last_round_of),
         "undo_preview": (("locked", "again", "since_roll"), lambda s, c: _preview(s)),
-        "last_correction": (("correction",), lambda s, c: _correction(s.correction)),
+        "last_correction": FieldPart("correction", _correction),
         "open_to_join": (
             ("status", "table"),
             lambda s, c: s.status == "lobby" and s.table is None,
         ),
-        "next_game": (("next_game",), lambda s, c: s.next_game),
-        "previous_game": (("previous_game",), lambda s, c: s.previous_game),
+        "next_game": FieldPart("next_game"),
+        "previous_game": FieldPart("previous_game"),
     },
     _tail,
     ("table", "house", "fair"),
@@ -302,20 +289,12 @@ PARTS: ViewParts[BankState] = ViewParts(
         "round_log": _round_log_patch,
         "undo_preview": _preview_patch,
     },
-    whole=(
-        "status",
-        "rounds",
-        "round",
-        "roll_count",
-        "bank",
-        "roll_entry",
-        "turn",
-        "last_roll",
-        "winners",
-        "last_round",
-        "last_correction",
-        "open_to_join",
-        "next_game",
-        "previous_game",
-    ),
+    whole=("winners", "open_to_join"),
 )
+
+# The view, the parts of it an event changed (None: the whole view) and the operations
+# that turn the view before into the view after (None: diff the whole views): PARTS's,
+# called with nothing in between (each is called at every event).
+view = PARTS.view
+view_changes = PARTS.changes
+view_patch = PARTS.patch
