@@ -72,7 +72,8 @@ class TokenBucket:
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        tokens = self.tokens + (now - self.stamp) * self.rate
+        self.tokens = tokens if tokens < self.burst else self.burst
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -92,6 +93,7 @@ class Connection:
         "_started",
         "awaiting",
         "bucket",
+        "closing",
         "code",
         "direct",
         "identity",
@@ -134,6 +136,7 @@ class Connection:
         self._slot: _StateSlot | None = None
         self._others = 0
         self._close_code: int | None = None
+        self.closing = False  # closed, or closing: nothing more is sent (`_close_code` set)
         self._started = False  # the welcome goes first: until then everything queues
         # Started, nothing queued, not closing: a frame goes straight to the wire (the
         # hub reads it too, to write a state to the wire's transport itself).
@@ -225,6 +228,7 @@ class Connection:
         if self._close_code is not None:
             return
         self._close_code = code
+        self.closing = True
         self.direct = False
         if not flush or not self._started:
             self._queue.clear()
@@ -234,14 +238,11 @@ class Connection:
         else:
             self.wire.close(code)
 
-    @property
-    def closing(self) -> bool:
-        return self._close_code is not None
-
     def closed(self) -> None:
         """The socket is gone (its wire says so): nothing more is sent."""
         if self._close_code is None:
             self._close_code = CLOSE_GOING_AWAY
+            self.closing = True
         self.direct = False
         self._queue.clear()
         self._slot, self._others = None, 0
