@@ -178,11 +178,7 @@ class Hub:
                 gap = True
             if apart and conn.awaiting:
                 self._cork(conn)  # its answer may come with it: one write for both
-            out = conn.wire.out if conn.direct else None
-            if out is None or out.is_closing():
-                self._send_slowly(conn, frame, patch, whole, answer if conn is sender else None)
-                continue
-            if last == base == conn.patch_base and conn.patches:
+            if last == base == conn.patch_base and conn.patches:  # it has the patch's base
                 data = patch_frame
             elif seq > last:
                 if whole is None:
@@ -190,7 +186,12 @@ class Hub:
                 data = whole
             else:
                 data = b""  # it has this state, or a newer one, already
-            if data:  # what `Connection.push_patch` and `push_state` would note
+            out = conn.wire.out if conn.direct else None
+            if out is None or out.is_closing():
+                self._send_slowly(conn, frame, patch, whole, answer if conn is sender else None)
+                continue
+            # Straight to its transport, as `Connection.push_patch` or `push_state` would.
+            if data:
                 conn.last_seq = conn.patch_base = seq
             if conn is sender:
                 if conn.awaiting:
