@@ -30,6 +30,11 @@ class Wire(Protocol):
     or, under another ASGI server, Starlette's WebSocket (app/api/ws.py)."""
 
     patches: bool  # the client asked for states as patches (`?patches=1`, docs/protocol.md)
+    # Its transport while a frame built once may be written to it as it is (open,
+    # writable, no extension, nothing held by `cork`), else None. The hub writes a
+    # state's frame there itself (no call per socket); it checks `is_closing()` first,
+    # since the server may close the transport without the wire hearing of it.
+    out: asyncio.Transport | None
 
     def write(self, text: str, frame: bytes | None) -> bool:
         """Send `text` now (`frame`: its text frame, built once for every socket), or
@@ -67,7 +72,8 @@ class TokenBucket:
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        tokens = self.tokens + (now - self.stamp) * self.rate
+        self.tokens = tokens if tokens < self.burst else self.burst
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -78,7 +84,6 @@ class TokenBucket:
 class Connection:
     __slots__ = (
         "_close_code",
-        "_direct",
         "_gone",
         "_gone_waiter",
         "_others",
@@ -88,7 +93,9 @@ class Connection:
         "_started",
         "awaiting",
         "bucket",
+        "closing",
         "code",
+        "direct",
         "identity",
         "key",
         "last_seq",
@@ -129,9 +136,11 @@ class Connection:
         self._slot: _StateSlot | None = None
         self._others = 0
         self._close_code: int | None = None
+        self.closing = False  # closed, or closing: nothing more is sent (`_close_code` set)
         self._started = False  # the welcome goes first: until then everything queues
-        # Started, nothing queued, not closing: a frame goes straight to the wire.
-        self._direct = False
+        # Started, nothing queued, not closing: a frame goes straight to the wire (the
+        # hub reads it too, to write a state to the wire's transport itself).
+        self.direct = False
         self._gone = False
         self._gone_waiter: asyncio.Future[None] | None = None  # made when someone waits
 
@@ -149,11 +158,11 @@ class Connection:
         if self._slot is not None:
             self._slot.text = text
             return
-        if self._direct and self.wire.write(text, frame):
+        if self.direct and self.wire.write(text, frame):
             if published:
                 self.patch_base = seq
             return
-        self._direct = False
+        self.direct = False
         self._slot = _StateSlot(text)
         self._queue.append(self._slot)
 
@@ -161,7 +170,7 @@ class Connection:
         """Send a state as a patch when this socket asked for them, has exactly the
         state it applies to and nothing queued; False: send the whole state instead."""
         if (
-            self._direct
+            self.direct
             and base == self.patch_base == self.last_seq
             and self.patches
             and self.wire.write(text, frame)
@@ -176,14 +185,14 @@ class Connection:
         self.push_state(seq, text)
 
     def push(self, text: str, frame: bytes | None = None) -> None:
-        if self._direct and self.wire.write(text, frame):
+        if self.direct and self.wire.write(text, frame):
             return
         if self._close_code is not None:
             return
         if self._others >= self._queue_limit:
             self.close(CLOSE_TRY_LATER)
             return
-        self._direct = False
+        self.direct = False
         self._others += 1
         self._queue.append(text)
 
@@ -211,7 +220,7 @@ class Connection:
             if not queue:
                 self.wire.close(self._close_code)
         else:
-            self._direct = self._started and not queue
+            self.direct = self._started and not queue
 
     # -- closing -----------------------------------------------------------------------------
     def close(self, code: int, flush: bool = False) -> None:
@@ -219,7 +228,8 @@ class Connection:
         if self._close_code is not None:
             return
         self._close_code = code
-        self._direct = False
+        self.closing = True
+        self.direct = False
         if not flush or not self._started:
             self._queue.clear()
             self._slot, self._others = None, 0
@@ -228,15 +238,12 @@ class Connection:
         else:
             self.wire.close(code)
 
-    @property
-    def closing(self) -> bool:
-        return self._close_code is not None
-
     def closed(self) -> None:
         """The socket is gone (its wire says so): nothing more is sent."""
         if self._close_code is None:
             self._close_code = CLOSE_GOING_AWAY
-        self._direct = False
+            self.closing = True
+        self.direct = False
         self._queue.clear()
         self._slot, self._others = None, 0
         self._gone = True

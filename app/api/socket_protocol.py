@@ -15,6 +15,7 @@ as uvicorn would send it (`room_socket_protocol(app)` binds the protocol to the 
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any, ClassVar
@@ -99,6 +100,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     # Whatever else closes the socket (uvicorn's own closes, a close frame received, a
     # parser error) closes the transport at once, which `write` checks as well.
     _plain = False
+    out: asyncio.Transport | None = None  # the transport while plain and not corked (`Wire`)
     _heard = False  # a message came since the last keepalive ping: the peer is alive
 
     def connection_made(self, transport: Any) -> None:
@@ -140,7 +142,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             # socket's life in its frame; the frame parser alone reads the rest.
             self.conn.parser = Protocol.parse(self.conn)
             next(self.conn.parser)
-        self._plain = not self.conn.extensions
+        self._set_plain(not self.conn.extensions)
         self.start_keepalive()
         params = dict(parse_qsl(query, keep_blank_values=True))
         self.patches = params.get("patches") == "1"
@@ -266,7 +268,7 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
         session; websockets' parser and its generator) so that the socket is freed now,
         by reference counting: left to the cyclic GC, thousands of closed sockets pile
         up between full collections, which then stall the loop (bench.soak)."""
-        self._plain = False
+        self._set_plain(False)
         super().connection_lost(exc)
         if self.peers is not None:
             self.peers.add(self._peer, -1)
@@ -312,15 +314,23 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     def cork(self) -> None:
         if self._corked is None:
             self._corked = []
+            self.out = None  # the hub writes through `write` too, which holds it
 
     def uncork(self) -> None:
         held, self._corked = self._corked, None
+        self.out = self.transport if self._plain else None
         if held and self._open():
             self.transport.write(held[0] if len(held) == 1 else b"".join(held))
 
+    def _set_plain(self, plain: bool) -> None:
+        """Whether a frame built once goes to the transport as it is (`_plain`), and
+        straight from the hub when nothing is held (`out`)."""
+        self._plain = plain
+        self.out = self.transport if plain and self._corked is None else None
+
     def close(self, code: int, reason: str = "") -> None:
         self.uncork()  # what was written before the close goes first
-        self._plain = False
+        self._set_plain(False)
         if self._open():
             self.conn.send_close(code, reason)
             self.transport.write(b"".join(self.conn.data_to_send()))
@@ -330,12 +340,12 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
             self.session.disconnected()
 
     def pause_writing(self) -> None:
-        self._plain = False
+        self._set_plain(False)
         super().pause_writing()
 
     def resume_writing(self) -> None:
         super().resume_writing()
-        self._plain = self._open() and not self.conn.extensions and self.session is not None
+        self._set_plain(self._open() and not self.conn.extensions and self.session is not None)
         conn = self.session.conn if self.session is not None else None
         if conn is not None:
             conn.flush()

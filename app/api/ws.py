@@ -26,6 +26,8 @@ router = APIRouter()
 class StarletteWire:
     """A `Wire` over Starlette: one send at a time, each in a short task."""
 
+    out: asyncio.Transport | None = None  # every message goes through Starlette (`write`)
+
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.patches = websocket.query_params.get("patches") == "1"  # docs/protocol.md

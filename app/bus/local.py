@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -44,6 +44,7 @@ class Live:
 
 
 R = TypeVar("R", bound=Live)
+CommitHandler = Callable[[str, Sequence[Frame], Sequence[Reply]], None]
 
 
 class LocalBus(Generic[R]):
@@ -54,6 +55,9 @@ class LocalBus(Generic[R]):
         self._rooms: dict[str, R] = {}
         self._on_frame: FrameHandler | None = None
         self._on_reply: ReplyHandler | None = None
+        # Who takes a commit's frames and answers in one call, when someone does (the
+        # hub: it writes a sender's state and its answer at once, in one write).
+        self.on_commit: CommitHandler | None = None
 
     async def start(self, on_frame: FrameHandler, on_reply: ReplyHandler) -> None:
         self._on_frame, self._on_reply = on_frame, on_reply
@@ -122,6 +126,9 @@ class LocalBus(Generic[R]):
     # -- fan-out ---------------------------------------------------------------------
     def _publish(self, code: str, frames: Sequence[Frame], replies: Sequence[Reply]) -> None:
         """After a commit: the frames to this process's sockets, then the answers."""
+        if self.on_commit is not None:
+            self.on_commit(code, frames, replies)
+            return
         if self._on_frame is not None:
             for frame in frames:
                 self._on_frame(code, frame)
