@@ -231,7 +231,7 @@ class RoomActor:
                 self.code,
                 self.epoch,
                 cursor,
-                self._records(done),
+                list(zip(done.entries, done.notes, strict=True)),
                 snapshot,
                 done.frames,
                 done.replies,
@@ -263,7 +263,8 @@ class RoomActor:
             return False
         if journal is None:
             return quick is not None and self._take_quick(envelope, quick)
-        if not self.waiting or journal.queued(self.code):
+        code = self.room.code
+        if not self.waiting or journal.queued(code):
             return False
         done = self._outcomes((envelope,))
         applying = self._applying = InFlight()
@@ -278,9 +279,9 @@ class RoomActor:
             self._saved(snapshot)
             self._after_taken(done)
 
-        records = self._records(done)
+        records = list(zip(done.entries, done.notes, strict=True))
         if not journal.append_soon(
-            self.code,
+            code,
             self.epoch,
             self.cursor,
             records,
@@ -367,7 +368,8 @@ class RoomActor:
                 command_id = getattr(envelope, "id", None)
                 failed = outgoing.refusal(command_id, "internal_error", "The server failed.")
                 outcome = Outcome(reply=failed)
-            done.entries.extend(orjson.dumps(entry) for entry in outcome.entries)
+            for entry in outcome.entries:
+                done.entries.append(orjson.dumps(entry))
             if self.journal is not None and outcome.entries:  # one note per entry
                 done.notes.extend([b"{}"] * (len(outcome.entries) - 1))
                 note = self._note(envelope, outcome.entries[-1], tokens, outcome.effects)
@@ -436,10 +438,6 @@ class RoomActor:
         if self._unsaved >= SNAPSHOT_EVERY and done.entries:
             return self.room.snapshot(with_view=False)
         return None
-
-    @staticmethod
-    def _records(done: Applied) -> list[tuple[bytes, bytes]]:
-        return list(zip(done.entries, done.notes, strict=True))
 
     def _saved(self, snapshot: bytes | None) -> None:
         self._stored = snapshot  # None: made when it is read (`snapshot`)
