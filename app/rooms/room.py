@@ -351,15 +351,17 @@ class Room:
         seq = self.seq + 1  # raised only once the event applied: a failure leaves no gap
         seating = self.rules.seating(event)
         extra: dict[str, Any] = {}
+        after = None  # the state after the event, when the fair dice evolved it already
         if fair is not None and event.type != "undo":
-            extra = self._fair_extra(fair, envelope, seating, event, seq)
+            extra, after = self._fair_extra(fair, envelope, seating, event, seq)
         before = self.timeline.state
         if event.type == "undo":
             self.timeline.undo(event.data["undone_seq"])
         elif extra:  # the rules read what the fair dice add as a replay of the log does
-            self.timeline.apply(Event(event.type, {**event.data, **extra}, event.effects), seq)
+            logged = Event(event.type, {**event.data, **extra}, event.effects)
+            self.timeline.apply(logged, seq, after)
         else:
-            self.timeline.apply(event, seq)
+            self.timeline.apply(event, seq, after)
         self.seq = seq
         entry = make_entry(self.last_hash, seq, now, event.type, sender.by, event.data, extra)
         self.last_hash = entry["hash"]
@@ -383,9 +385,11 @@ class Room:
 
     def _fair_extra(
         self, fair: FairDice, envelope: CommandEnvelope, seating: Seating, event: Event, seq: int
-    ) -> dict[str, Any]:
+    ) -> tuple[dict[str, Any], Any]:
         """What the fair dice log beside the event's data: its draws, the seed a joining
-        phone sent, the seed revealed when it ends the game (docs/fair-dice.md)."""
+        phone sent, the seed revealed when it ends the game (docs/fair-dice.md); and the
+        state after the event, evolved to see whether it ends the game (None: evolve it
+        again, with the reveal). The rules read no other extra: the same state follows."""
         extra: dict[str, Any] = {}
         drawn = fair.take_drawn()
         if drawn:
@@ -396,11 +400,13 @@ class Room:
                 fair.clients.append(seed)
                 extra["client_seed"] = seed
         state = self.timeline.state
-        if not self.rules.finished(state) and self.rules.finished(
-            self.rules.evolve(state, event, seq)
-        ):
+        if self.rules.finished(state):
+            return extra, None
+        after = self.rules.evolve(state, event, seq)
+        if self.rules.finished(after):
             extra["dice_reveal"] = fair.reveal()
-        return extra
+            return extra, None
+        return extra, after
 
     def _succession(self, envelope: CommandEnvelope, sender: Sender, now: int) -> Outcome:
         """A hand-over command (app/rooms/succession.py): logged, then the tokens rebound;

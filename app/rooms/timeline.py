@@ -34,8 +34,9 @@ class Timeline(Generic[S]):
         self.state: S = rules.create(self.options)
         self.effective: list[tuple[int, Event]] = []
 
-    def apply(self, event: Event, seq: int) -> None:
-        self.state = self.rules.evolve(self.state, event, seq)
+    def apply(self, event: Event, seq: int, after: S | None = None) -> None:
+        """`after`: the state `event` leads to, when the caller evolved it already."""
+        self.state = self.rules.evolve(self.state, event, seq) if after is None else after
         self.effective.append((seq, event))
 
     def last_undoable(self) -> int | None:

@@ -13,6 +13,7 @@ import pytest
 
 from app.bus.base import Frame
 from app.games.bank.rules import BankRules
+from app.rooms.envelope import CommandEnvelope
 from app.rooms.eventlog import GENESIS, chain, verify
 from app.rooms.room import Outcome, Room
 from app.rooms.timeline import Timeline
@@ -638,6 +639,41 @@ def test_undo_of_a_virtual_roll_takes_it_back() -> None:
     h.undo()
     assert h.view["roll_count"] == 0
     assert h.view["turn"] == "ann"
+
+
+def test_fair_dice_look_ahead_is_the_state_kept_so_an_event_is_evolved_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A room with fair dice evolves each event to see whether it ends the game (then the
+    seed is revealed with it) and keeps that state; the event that ends the game is
+    evolved again, with the reveal its entry logs. A restore replays to the same view."""
+    h = Harness("Ann", "Bob", rounds=1, roll_entry="virtual")
+    assert h.room.fair is not None
+    evolved: list[str] = []
+    evolve = BankRules.evolve
+
+    def counted(self: BankRules, state: Any, event: Any, seq: int) -> Any:
+        evolved.append(event.type)
+        return evolve(self, state, event, seq)
+
+    monkeypatch.setattr(BankRules, "evolve", counted)
+
+    def send(command: dict[str, Any], role: str = "banker", pid: str | None = None) -> None:
+        h.now += 7
+        envelope = CommandEnvelope(role, pid, None, orjson.dumps(command).decode(), "n1", "k1")
+        h.entries.extend(h.room.handle(envelope, h.now).entries)  # no chance: the fair dice
+
+    send({"type": "start"})
+    send({"type": "roll"}, "player", "ann")
+    send({"type": "bank"}, "player", "ann")
+    assert evolved == ["start", "roll", "bank"]
+    assert "drawn" in h.entries[-2]["fair"]
+    assert all("dice_reveal" not in e.get("fair", {}) for e in h.entries)
+    send({"type": "bank"}, "player", "bob")
+    assert evolved == ["start", "roll", "bank", "bank", "bank"]
+    assert h.view["status"] == "finished"
+    assert "dice_reveal" in h.entries[-1]["fair"]
+    assert h.restored().view == h.view
 
 
 # ============================================================================ kick
