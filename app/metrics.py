@@ -144,8 +144,7 @@ class Metrics:
         assert loop is not None and probe is not None
         due, now = probe.when(), loop.time()
         lag = now - due if now > due else 0.0
-        self._lags.counts[bisect_left(STALL_BUCKETS, lag)] += 1
-        self._lags.total += lag
+        self.loop_lag.observe(self._lags, lag)
         self._probe = loop.call_at(now + LAG_INTERVAL, self._probe_loop)
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:

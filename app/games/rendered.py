@@ -249,7 +249,7 @@ class ViewParts(Generic[S]):
             was, value = old[step.place], new[step.place]
             if step.show is not None:
                 was, value = step.show(was), step.show(value)
-            if was is not value and (was != value or type(was) is not type(value)):
+            if not _unchanged(was, value):
                 ops.append(["replace", step.path, value])
         return ops
 
@@ -277,12 +277,17 @@ def _field_render(part: FieldPart) -> Part[Any]:
     return lambda state, connected: show(read(state))
 
 
+def _unchanged(was: Any, value: Any) -> bool:
+    """The same JSON: the same object, or equal and of one type (1 is not 1.0 or True)."""
+    return was is value or (was == value and type(was) is type(value))
+
+
 def _differ(render: Part[S]) -> Patcher[S]:
     """The default patcher: the diff of the part's two renderings."""
 
     def patcher(before: S, after: S, connected: Connected, path: str) -> list[Op]:
         was, value = render(before, connected), render(after, connected)
-        if was is value or (was == value and type(was) is type(value)):
+        if _unchanged(was, value):
             return []
         return diff(was, value, path)
 
@@ -294,7 +299,7 @@ def _replaced(render: Part[S]) -> Patcher[S]:
 
     def patcher(before: S, after: S, connected: Connected, path: str) -> list[Op]:
         was, value = render(before, connected), render(after, connected)
-        if was is value or (was == value and type(was) is type(value)):
+        if _unchanged(was, value):
             return []
         return [["replace", path, value]]
 

@@ -231,7 +231,7 @@ class RoomActor:
                 self.code,
                 self.epoch,
                 cursor,
-                list(zip(done.entries, done.notes, strict=True)),
+                self._records(done),
                 snapshot,
                 done.frames,
                 done.replies,
@@ -279,7 +279,7 @@ class RoomActor:
             self._saved(snapshot)
             self._after_taken(done)
 
-        records = list(zip(done.entries, done.notes, strict=True))
+        records = self._records(done)
         if not journal.append_soon(
             code,
             self.epoch,
@@ -438,6 +438,10 @@ class RoomActor:
         if self._unsaved >= SNAPSHOT_EVERY and done.entries:
             return self.room.snapshot(with_view=False)
         return None
+
+    @staticmethod
+    def _records(done: Applied) -> list[tuple[bytes, bytes]]:
+        return list(zip(done.entries, done.notes, strict=True))
 
     def _saved(self, snapshot: bytes | None) -> None:
         self._stored = snapshot  # None: made when it is read (`snapshot`)

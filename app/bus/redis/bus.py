@@ -385,22 +385,15 @@ class RedisBus:
             return await self._commit_confirmed(
                 code, epoch, cursor, snapshot, entries, message, replies
             )
-        keys, args = self._commit_call(code, epoch, cursor, snapshot, entries, frames, replies)
-        script = self._commit_script
-        result = await self._call(lambda: self._mux.script(script, keys, args))
-        if result:
-            self._await_answers(code, result, replies)
-        return self._after_commit(code, bool(result), replies)
+        return await self._commit_one(code, epoch, cursor, snapshot, entries, frames, replies)
 
-    async def _commit_chained(self, *commit: Any) -> bool:
-        """One commit of `commit_soon` on Redis Cluster (its room's master)."""
+    async def _commit_one(self, *commit: Any) -> bool:
+        """One COMMIT, awaited: `commit`'s without replicas to wait for, and each of
+        `commit_soon`'s on Redis Cluster (its room's master)."""
         keys, args = self._commit_call(*commit)
         script = self._commit_script
         result = await self._call(lambda: self._mux.script(script, keys, args))
-        code, replies = commit[0], commit[6]
-        if result:
-            self._await_answers(code, result, replies)
-        return self._after_commit(code, bool(result), replies)
+        return self._stored(commit[0], result, commit[6])
 
     async def log_length(self, code: str) -> int:
         return int(await self._call(lambda: self._mux.execute("LLEN", key(code, "log"))))
@@ -441,10 +434,12 @@ class RedisBus:
         """This process has sockets in the room (its messages come back to it)."""
         return isinstance(self._subscriber, Subscriber) and code in self._subscriber.rooms
 
-    def _after_commit(self, code: str, done: bool, replies: Sequence[Reply]) -> bool:
-        if not done:
+    def _stored(self, code: str, result: Any, replies: Sequence[Reply]) -> bool:
+        """What COMMIT's `result` means for the room and its answers: False when fenced."""
+        if not result:
             self._forget_owned(code)
             return False
+        self._await_answers(code, result, replies)
         self._committed[code] = time.monotonic()  # answers went out in the script…
         if replies and self._router is not None:  # …except on Redis Cluster: other slots
             # Sent with the next write, not awaited. A lost one is only counted: the
@@ -505,7 +500,7 @@ class RedisBus:
                 script = self._commit_script
                 results = await self._call(lambda: mux.scripts(script, calls))
             else:  # Redis Cluster: each room on its own slot's master
-                commits = (self._commit_chained(*args) for _, args in group)
+                commits = (self._commit_one(*args) for _, args in group)
                 results = list(await asyncio.gather(*commits, return_exceptions=True))
         except BaseException as error:  # noqa: BLE001 - every caller hears how it ended
             failure = error if isinstance(error, Exception) else BusUnavailable("closed")
@@ -524,12 +519,10 @@ class RedisBus:
                 done(result)
             else:
                 stored = (
-                    self._after_commit(code, bool(result), replies)
+                    self._stored(code, result, replies)
                     if isinstance(mux, Multiplexer)
-                    else bool(result)  # `commit` did the rest
+                    else bool(result)  # `_commit_one` did the rest
                 )
-                if stored and isinstance(mux, Multiplexer):
-                    self._await_answers(code, result, replies)
                 done(None if stored else BusUnavailable(f"room {code}: commit fenced off"))
         if cancelled is not None:
             raise cancelled
