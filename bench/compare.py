@@ -25,7 +25,7 @@ run a second time first, since one stall of this shared machine can fail a step)
 memory: RSS growth for 2,000 idle spectators in one room, per socket. With `--runs N`
 everything is repeated and the tables show medians. Under each bankit step: its event
 loop's lag in the window (/metrics, `bankit_event_loop_lag_seconds`: a timer due every
-50 ms, how late it ran). `--profile DIR`: py-spy samples the bankit (sqlite) server
+0.25 s, how late it ran). `--profile DIR`: py-spy samples the bankit (sqlite) server
 during its 500-room window (`--profile-rooms`; raw folded stacks in DIR/bankit.txt).
 """
 

@@ -1,5 +1,5 @@
 """The event loop's lag as a bankit server's /metrics gives it (`bankit_event_loop_lag_seconds`,
-a timer due every 50 ms, measured for how late it ran): read it, take the part of a
+a timer due every 0.25 s, measured for how late it ran): read it, take the part of a
 window, and print it as one line, for bench/compare.py and bench/soak.py."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import pytest
 
 from app.bus.base import BusUnavailable, Frame
 from app.bus.sqlite.bus import DataDirInUse, SqliteBus
-from app.bus.sqlite.file import Writer
+from app.bus.sqlite.file import CHECKPOINT_SECONDS, CHECKPOINT_TRANSACTIONS, Writer
 from tests.bus.conftest import Recorder, new_code
 
 _open: list[SqliteBus] = []
@@ -220,6 +220,58 @@ async def test_a_failed_write_is_unavailable_and_changes_nothing(tmp_path: Path)
     assert await bus.load_snapshot(code) == b"s"
     assert await bus.load_cursor(code) == "0"
     assert recorder.frames == []
+    await bus.close()
+
+
+async def test_a_checkpoint_follows_writes_a_second_later_or_sooner_in_a_burst(
+    tmp_path: Path,
+) -> None:
+    """The writer wakes the checkpointer: one write is checkpointed about
+    CHECKPOINT_SECONDS after the last checkpoint, a burst of CHECKPOINT_TRANSACTIONS at
+    once, and a bus that writes nothing does not checkpoint (nor poll: no timer)."""
+    bus, _ = await opened(tmp_path / "bankit.sqlite3")
+    code = new_code()
+    await bus.create_room(code, b"s", b"e")
+    epoch = await bus.claim(code)
+    assert epoch is not None
+
+    async def checkpointed(after: int, within: float) -> float:
+        started = time.monotonic()
+        while bus.checkpoints <= after:
+            assert time.monotonic() - started < within, "no checkpoint came"
+            await asyncio.sleep(0.01)
+        return time.monotonic() - started
+
+    await checkpointed(0, 3 * CHECKPOINT_SECONDS)  # the room's creation
+    idle = bus.checkpoints
+    selector = asyncio.get_running_loop()._selector  # type: ignore[attr-defined]
+    select, wakeups = selector.select, 0
+
+    def counted(timeout: float | None = None) -> object:
+        nonlocal wakeups
+        wakeups += 1
+        return select(timeout)
+
+    selector.select = counted
+    try:
+        await asyncio.sleep(CHECKPOINT_SECONDS * 1.5)
+    finally:
+        selector.select = select
+    assert bus.checkpoints == idle, "nothing written: no checkpoint"
+    assert wakeups <= 3, f"the loop woke {wakeups} times in an idle 1.5 s (a poll?)"
+
+    assert await bus.commit(code, epoch, "1", b"s", [b"e"], [])
+    assert await checkpointed(idle, 3 * CHECKPOINT_SECONDS) < 2 * CHECKPOINT_SECONDS
+
+    once = bus.checkpoints
+    started = time.monotonic()
+    for n in range(2, CHECKPOINT_TRANSACTIONS + 2):  # one transaction each (awaited)
+        assert await bus.commit(code, epoch, str(n), b"s", [b"e"], [])
+    burst = time.monotonic() - started
+    if burst < CHECKPOINT_SECONDS / 2:  # fast enough to tell "sooner" from "a second later"
+        assert await checkpointed(once, CHECKPOINT_SECONDS) < CHECKPOINT_SECONDS / 2
+    else:
+        await checkpointed(once, 3 * CHECKPOINT_SECONDS)
     await bus.close()
 
 

@@ -34,14 +34,14 @@ from app.bus.base import BusUnavailable
 
 log = logging.getLogger("bankit.sqlite")
 
-# When the WAL is copied into the file: every CHECKPOINT_SECONDS when something was
-# written, sooner when CHECKPOINT_TRANSACTIONS were (looking every CHECKPOINT_LOOK_SECONDS).
-# A checkpoint copies each page once however often it was written since, and fsyncs:
-# every 0.2 s it cost ~25 µs of CPU per action at 50 BANK rooms, every second ~5; the
-# transaction count bounds the WAL of a burst of writes as 0.2 s did.
+# When the WAL is copied into the file: CHECKPOINT_SECONDS after the last checkpoint
+# once something was written, sooner when CHECKPOINT_TRANSACTIONS were. A checkpoint
+# copies each page once however often it was written since, and fsyncs: every 0.2 s it
+# cost ~25 µs of CPU per action at 50 BANK rooms, every second ~5; the transaction count
+# bounds the WAL of a burst of writes as 0.2 s did. The writer wakes the checkpointer
+# (`Writer.reached`): an idle server's checkpointer never wakes at all.
 CHECKPOINT_SECONDS = 1.0
 CHECKPOINT_TRANSACTIONS = 500
-CHECKPOINT_LOOK_SECONDS = 0.2
 WAL_TRUNCATE_PAGES = 4096  # ~16 MB of WAL: then it is emptied, holding the writer off briefly
 # The writer's page cache: SQLite's default, 2 MiB, holds the pages of ~125 rooms
 # (~4 each), then every append reads. It fills as the file grows (~10 minutes at
@@ -128,6 +128,7 @@ class Writer:
         self._flusher: asyncio.Task[None] | None = None
         self._scheduled = False  # inline: a group is due at the next turn of the loop
         self._held = False  # inline: the checkpointer empties the WAL; transactions wait
+        self._reached: tuple[int, asyncio.Future[None]] | None = None  # see `reached`
 
     async def run(self, work: Work) -> None:
         """Write `work` in a transaction; BusUnavailable (nothing stored) if SQLite fails.
@@ -153,6 +154,23 @@ class Writer:
             else:
                 self._flusher = asyncio.create_task(self._flush())
 
+    def reached(self, transactions: int) -> asyncio.Future[None]:
+        """A future done once `transactions` went to disk in all (the checkpointer's
+        wake-up: one waiter at a time, told by the loop after a group is written)."""
+        future = self._loop.create_future()
+        if self.transactions >= transactions:
+            future.set_result(None)
+        else:
+            self._reached = (transactions, future)
+        return future
+
+    def _tell_reached(self) -> None:
+        reached = self._reached
+        if reached is not None and self.transactions >= reached[0]:
+            self._reached = None
+            if not reached[1].done():  # cancelled: its waiter gave up
+                reached[1].set_result(None)
+
     def hold(self) -> None:
         """Inline (on the loop): no transaction until `release` (none runs now: they run
         on the loop too), so that another connection may empty the WAL."""
@@ -177,6 +195,8 @@ class Writer:
         except Exception as error:  # the whole group failed (disk full, I/O error)
             errors = [error] * len(group)
         self._settle(group, errors)
+        if self._reached is not None:
+            self._tell_reached()
 
     async def _flush(self) -> None:
         """Write everything pending; what arrives meanwhile waits for the next group."""
@@ -191,6 +211,8 @@ class Writer:
                 except Exception as error:  # the whole group failed (disk full, I/O error)
                     errors = [error] * len(group)
                 self._settle(group, errors)
+                if self._reached is not None:
+                    self._tell_reached()
         finally:
             self._flusher = None
 
@@ -308,16 +330,19 @@ class Checkpointer:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        seen = 0  # inline commits never yield: count from before the first of them
+        seen = 0  # transactions written by the last checkpoint
         last = loop.time()
         while True:
-            await asyncio.sleep(CHECKPOINT_LOOK_SECONDS)
+            await self.writer.reached(seen + 1)  # idle: sleeps here, no timer
+            wait = last + CHECKPOINT_SECONDS - loop.time()
+            if wait > 0:  # a burst: sooner, after CHECKPOINT_TRANSACTIONS
+                burst = self.writer.reached(seen + CHECKPOINT_TRANSACTIONS)
+                await asyncio.wait((burst,), timeout=wait)
+                burst.cancel()
+            if self.writer.truncate_wanted:  # the writer's thread empties it at its next write
+                await self.writer.reached(self.writer.transactions + 1)
+                continue
             written = self.writer.transactions
-            if written == seen or self.writer.truncate_wanted:
-                continue
-            due = loop.time() - last >= CHECKPOINT_SECONDS
-            if not due and written - seen < CHECKPOINT_TRANSACTIONS:
-                continue
             last = loop.time()
             try:
                 await loop.run_in_executor(self._executor, self._checkpoint)
