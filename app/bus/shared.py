@@ -8,7 +8,7 @@ by a process that has their sockets.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Protocol, runtime_checkable
 
 
@@ -19,6 +19,16 @@ class SharedBus(Protocol):
     @property
     def up_for(self) -> float:
         """Seconds the backplane has been reachable without a break (0 while it is not)."""
+        ...
+
+    def keep_lease(self, code: str, epoch: int, lost: Callable[[str], None]) -> None:
+        """Renew the room's lease until `stop_keeping`, with every other room's (one write
+        per round, none for a room a commit just renewed); `lost(why)` once it is gone
+        or a renewal failed, and the owner's wait for its inbox ends at once."""
+        ...
+
+    def stop_keeping(self, code: str, epoch: int) -> None:
+        """Its owner stopped: no more renewals (the lease lapses unless released)."""
         ...
 
     async def heartbeat(self) -> None:

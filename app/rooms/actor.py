@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from app.bus.base import Bus, BusUnavailable, Frame, Journal, QuickCommit, Reply
+from app.bus.shared import SharedBus
 from app.games.seam import Chance, Effect
 from app.rooms import envelope as envelopes
 from app.rooms import outgoing
@@ -85,7 +86,7 @@ class RoomActor:
         bus: Bus,
         epoch: int,
         cursor: str,
-        renew_seconds: float | None,
+        leases: SharedBus | None,
         on_exit: Callable[[RoomActor], None],
         effects: Effects | None = None,
         chance: Chance | None = None,
@@ -117,7 +118,8 @@ class RoomActor:
         self.bus = bus
         self.epoch = epoch
         self.cursor = cursor
-        self.renew_seconds = renew_seconds
+        self.leases = leases  # None: the room is this process's alone (no lease lapses)
+        self._lost: str | None = None  # why the lease went (the keeper says so)
         self.on_exit = on_exit
         self.effects = effects or Effects()
         self.chance = chance  # None: the room's own (its fair dice, or the OS's CSPRNG)
@@ -176,23 +178,19 @@ class RoomActor:
                 await self.bus.release(self.code, self.epoch)
 
     async def _run(self) -> None:
-        """`renew_seconds` None: the lease never lapses (one process), so an idle room sleeps."""
-        block_ms = None if self.renew_seconds is None else int(self.renew_seconds * 1000)
-        renewed = time.monotonic()
+        """Wait for the inbox, apply what it brings; with a lease, the bus renews it with
+        every other room's (`keep_lease`), so an idle room sleeps either way."""
+        if self.leases is not None:
+            self.leases.keep_lease(self.code, self.epoch, self._lease_lost)
         try:
             await self._carry_out(list(self.room.effects.values()))  # left by the last owner
             while True:
                 self._parked = True
-                batch = await self.bus.read_commands(self.code, self.cursor, block_ms)
+                batch = await self.bus.read_commands(self.code, self.cursor, None)
                 self._parked = False
-                if (
-                    self.renew_seconds is not None
-                    and time.monotonic() - renewed >= self.renew_seconds
-                ):
-                    if not await self.bus.renew(self.code, self.epoch):
-                        log.warning("room %s: lease lost, stepping down", self.code)
-                        return
-                    renewed = time.monotonic()
+                if self._lost is not None:
+                    log.warning("room %s: %s, stepping down", self.code, self._lost)
+                    return
                 if batch and not await self._settled():
                     return
                 if batch and not await self._apply(batch):
@@ -207,7 +205,12 @@ class RoomActor:
             if not (self._stopping or self._failed):
                 raise
         finally:
+            if self.leases is not None:
+                self.leases.stop_keeping(self.code, self.epoch)
             self.on_exit(self)
+
+    def _lease_lost(self, why: str) -> None:
+        self._lost = why
 
     async def _apply(self, batch: list[tuple[str, bytes]]) -> bool:
         applying = self._applying = InFlight()

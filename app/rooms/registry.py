@@ -57,7 +57,7 @@ class RoomRegistry:
         self._watcher: asyncio.Task[None] | None = None
         self._elsewhere: dict[str, float] = {}
         self.applied_retired = 0  # events applied by actors that have stopped (metrics)
-        self._shared = isinstance(bus, SharedBus)  # a lease to keep: renew at a third of it
+        self._shared = isinstance(bus, SharedBus)  # leases: the bus keeps its owners'
         self._evicts = isinstance(bus, DurableBus) and not self._shared  # rooms wait on disk
         self._journal = bus if isinstance(bus, Journal) else None  # snapshots now and then
         # Redis: an owner's local commands skip the room's stream when it is empty.
@@ -274,13 +274,12 @@ class RoomRegistry:
             raise UnknownRoom(code)
         cursor = await self.bus.load_cursor(code)
         logged = None if self._quick is None else await self._quick.log_length(code)
-        renew = self.settings.lease_seconds / 3 if self._shared else None
         actor = RoomActor(
             room,
             self.bus,
             epoch,
             cursor,
-            renew,
+            self.bus if isinstance(self.bus, SharedBus) else None,
             self._forget,
             self.effects,
             store_views=self._shared,

@@ -25,6 +25,7 @@ class Inbox:
         self._pokes: dict[str, asyncio.Event] = {}
         self._read_at: dict[str, tuple[int, float]] = {}  # generation and time of last read
         self._reading: set[str] = set()  # rooms whose XREAD is on its way
+        self._interrupted: set[str] = set()  # owners told to stop waiting (their lease is gone)
 
     def busy(self, code: str) -> bool:
         """Commands may wait in the room's stream for its owner: a poke not yet read, or a
@@ -43,6 +44,12 @@ class Inbox:
     def read_now(self, code: str) -> None:
         """A new owner reads at once: commands may be waiting."""
         self._read_at.pop(code, None)
+        self._interrupted.discard(code)
+
+    def interrupt(self, code: str) -> None:
+        """The owner's wait (or its next) ends now, with nothing read: it lost the room."""
+        self._interrupted.add(code)
+        self._event(code).set()
 
     def forget(self, code: str) -> None:
         self._pokes.pop(code, None)
@@ -58,7 +65,7 @@ class Inbox:
     async def read(self, code: str, after: str, block_ms: int | None) -> list[tuple[str, bytes]]:
         """Wait for a poke (or a reconnect, or the periodic re-read), then XREAD once."""
         event = self._event(code)
-        wait = REREAD_SECONDS if block_ms is None else block_ms / 1000  # owners always renew
+        wait = REREAD_SECONDS if block_ms is None else block_ms / 1000
         deadline = time.monotonic() + wait
         last = self._read_at.get(code)
         if (
@@ -70,6 +77,9 @@ class Inbox:
         while True:
             if event.is_set():
                 event.clear()
+                if code in self._interrupted:
+                    self._interrupted.discard(code)
+                    return []
                 self._read_at[code] = (self._generation(), time.monotonic())
                 self._reading.add(code)
                 try:
