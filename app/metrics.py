@@ -24,9 +24,10 @@ from prometheus_client.registry import Collector
 FANOUT_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 # Stalls: anything over a few ms delays every socket of the process.
 STALL_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
-# Seconds between two probes of the loop. Each probe that lands between two commands
-# wakes the loop (~40 µs of CPU here, most of it the kernel's): every 50 ms cost an idle
-# 50-room server ~1.6 ms of CPU a second; a stall longer than this is always seen.
+# Seconds between two probes of the loop. A probe that lands between two commands wakes
+# the loop: every 50 ms, with the checkpointer's poll every 0.2 s, they cost an idle
+# 50-room server ~3 ms of CPU a second (docs/performance.md). Any stall longer than this
+# is seen; shorter ones are sampled.
 LAG_INTERVAL = 0.25
 
 
