@@ -96,6 +96,13 @@ FAILURES = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutErr
 # Refusals of a primary that cannot take writes now (a demoted one, one cut off from its
 # replicas under `min-replicas-to-write`): the call failed; ask Sentinel again.
 NOT_PRIMARY = {"READONLY", "NOREPLICAS", "MASTERDOWN", "LOADING"}
+
+
+def not_primary(error: BaseException) -> bool:
+    """The server refused as a primary that cannot take writes now (NOT_PRIMARY)."""
+    return bool({getattr(error, "status_code", None), *str(error).split()} & NOT_PRIMARY)
+
+
 ROOM_PARTS = ("snap", "log", "cursor", "cmds", "tail", "lease", "answers", "keep")
 
 
@@ -221,8 +228,7 @@ class RedisBus:
             self._on_error()
             raise BusUnavailable(str(error) or type(error).__name__) from error
         except ResponseError as error:
-            said = {getattr(error, "status_code", None), *str(error).split()}
-            if not said & NOT_PRIMARY:
+            if not not_primary(error):
                 raise
             self._on_error()
             if isinstance(self._mux, Multiplexer):
@@ -307,10 +313,14 @@ class RedisBus:
         self._inbox.read_now(code)
         return epoch
 
-    async def renew(self, code: str, epoch: int) -> bool:
+    def _renewed_by_commit(self, code: str, now: float) -> bool:
+        """A commit pushed the lease's expiry less than a third of a lease ago."""
         committed = self._committed.get(code)
-        if committed is not None and time.monotonic() - committed < self.lease_ms / 3000:
-            return True  # a commit just now pushed the lease's expiry: nothing to do
+        return committed is not None and now - committed < self.lease_ms / 3000
+
+    async def renew(self, code: str, epoch: int) -> bool:
+        if self._renewed_by_commit(code, time.monotonic()):
+            return True  # nothing to do
         args = [self._lease(epoch), self.lease_ms]
         lease = [key(code, "lease")]
         renewed = bool(await self._call(lambda: self._mux.script(RENEW, lease, args)))
@@ -341,7 +351,7 @@ class RedisBus:
             due = [
                 (code, epoch)
                 for code, (epoch, _) in self._kept.items()
-                if now - self._committed.get(code, now - every) >= every
+                if not self._renewed_by_commit(code, now)
             ]
             if not due:
                 continue
@@ -373,8 +383,7 @@ class RedisBus:
             if isinstance(reply, BaseException):
                 if not isinstance(reply, BusUnavailable):
                     self._on_error()
-                    said = {getattr(reply, "status_code", None), *str(reply).split()}
-                    reset = reset or bool(said & NOT_PRIMARY)
+                    reset = reset or not_primary(reply)
                 whys.append(f"backplane unreachable ({reply})")
             else:
                 whys.append(None if reply == 1 else "lease lost")
@@ -582,8 +591,7 @@ class RedisBus:
             if isinstance(result, BaseException):
                 if not isinstance(result, BusUnavailable):
                     self._on_error()
-                    said = {getattr(result, "status_code", None), *str(result).split()}
-                    reset = reset or bool(said & NOT_PRIMARY)
+                    reset = reset or not_primary(result)
                     result = BusUnavailable(str(result) or type(result).__name__)
                 self._forget_owned(code)
                 done(result)
