@@ -290,7 +290,8 @@ async def test_checkpoints_run_off_the_writer_and_keep_the_wal_bounded(tmp_path:
         if n % 50 == 0:
             await asyncio.sleep(0.002)
             largest = max(largest, wal.stat().st_size)
-    assert bus.truncations == 2 <= bus.checkpoints, "the WAL was emptied, twice"
+    assert bus.truncations == 2, "the WAL was emptied, twice"
+    assert bus.checkpoints >= 1, "and checkpointed in between, off the writer"
     assert largest < 64 * 1024 * 1024, (
         f"the WAL grew to {largest} bytes (without TRUNCATE: without bound)"
     )

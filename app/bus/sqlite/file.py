@@ -42,7 +42,10 @@ log = logging.getLogger("bankit.sqlite")
 # (`Writer.reached`): an idle server's checkpointer never wakes at all.
 CHECKPOINT_SECONDS = 1.0
 CHECKPOINT_TRANSACTIONS = 500
-WAL_TRUNCATE_PAGES = 4096  # ~16 MB of WAL: then it is emptied, holding the writer off briefly
+# A WAL file past this is emptied, holding the writer off briefly. Its size is read on
+# the loop: a checkpointer starved of CPU (its nice 19 on a busy host) must not leave
+# the WAL growing while it waits for its turn (81 MB under three CPU hogs, before).
+WAL_TRUNCATE_BYTES = 16 * 1024 * 1024
 # The writer's page cache: SQLite's default, 2 MiB, holds the pages of ~125 rooms
 # (~4 each), then every append reads. It fills as the file grows (~10 minutes at
 # 200 actions a second), then stays: the bound of what SQLite adds to the process.
@@ -318,6 +321,7 @@ class Checkpointer:
     def __init__(self, path: Path, synchronous: Synchronous, writer: Writer) -> None:
         self.conn = connect(path, synchronous)
         self.writer = writer
+        self.wal = Path(f"{path}-wal")
         self.checkpoints = 0
         self._executor = ThreadPoolExecutor(1, "sqlite-checkpoint", initializer=_yield_the_cpu)
         # Emptying the WAL holds the writer back: at the loop's own priority, never behind it.
@@ -344,10 +348,13 @@ class Checkpointer:
                 continue
             written = self.writer.transactions
             last = loop.time()
-            try:
-                await loop.run_in_executor(self._executor, self._checkpoint)
-            except sqlite3.Error:  # tried again next time; the WAL just grows meanwhile
-                continue
+            if self._wal_bytes() > WAL_TRUNCATE_BYTES:
+                self.writer.truncate_wanted = True  # TRUNCATE checkpoints it all anyway
+            else:
+                try:
+                    await loop.run_in_executor(self._executor, self._checkpoint)
+                except sqlite3.Error:  # tried again next time; the WAL just grows meanwhile
+                    continue
             seen = written
             if self.writer.truncate_wanted and not self.writer.threaded:
                 self.writer.hold()
@@ -360,11 +367,15 @@ class Checkpointer:
     def _checkpoint(self) -> None:
         """PASSIVE never waits for (nor holds off) the writer, but under steady writes the
         WAL is never wholly copied at the moment a write begins, so it never starts over
-        and grows: past WAL_TRUNCATE_PAGES the writer is asked to empty it."""
-        _, wal_pages, _ = self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        and grows: past WAL_TRUNCATE_BYTES the writer is asked to empty it."""
+        self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         self.checkpoints += 1
-        if wal_pages > WAL_TRUNCATE_PAGES:
-            self.writer.truncate_wanted = True
+
+    def _wal_bytes(self) -> int:
+        try:
+            return self.wal.stat().st_size
+        except FileNotFoundError:
+            return 0
 
     async def close(self) -> None:
         self._closing = True
