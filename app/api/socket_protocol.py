@@ -314,11 +314,11 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     def cork(self) -> None:
         if self._corked is None:
             self._corked = []
-            self.out = None  # the hub writes through `write` too, which holds it
+            self._set_plain(self._plain)  # no `out`: the hub writes through `write`, which holds it
 
     def uncork(self) -> None:
         held, self._corked = self._corked, None
-        self.out = self.transport if self._plain else None
+        self._set_plain(self._plain)
         if held and self._open():
             self.transport.write(held[0] if len(held) == 1 else b"".join(held))
 

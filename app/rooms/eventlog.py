@@ -14,14 +14,13 @@ GENESIS = "0" * 64
 
 def canonical(entry: Mapping[str, Any]) -> bytes:
     """The bytes the hash covers: the entry without `hash`, as the contract writes it:
-    `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` in UTF-8."""
-    return _sorted_json({k: v for k, v in entry.items() if k != "hash"})
+    `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` in UTF-8
+    (an entry being made has no `hash` yet: it is written as it is, without a copy).
 
-
-def _sorted_json(body: Mapping[str, Any]) -> bytes:
-    """orjson writes the contract's bytes for what a log holds (str keys, ints, strings,
-    lists; tests/rooms/test_eventlog.py checks it) at a tenth of the cost; whatever orjson
+    orjson writes the same bytes for what a log holds (str keys, ints, strings, lists;
+    tests/rooms/test_eventlog.py checks it) at a tenth of the cost; whatever orjson
     cannot write (an integer beyond 64 bits) falls back to the standard library."""
+    body = {k: v for k, v in entry.items() if k != "hash"} if "hash" in entry else entry
     try:
         return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
@@ -45,8 +44,7 @@ def make_entry(
     entry: dict[str, Any] = {"seq": seq, "at": at, "type": type_, "by": by, "data": dict(data)}
     if fair:
         entry["fair"] = dict(fair)
-    # `chain(prev, entry)`, for an entry that has no `hash` yet
-    entry["hash"] = hashlib.sha256(prev.encode() + _sorted_json(entry)).hexdigest()
+    entry["hash"] = chain(prev, entry)
     return entry
 
 
