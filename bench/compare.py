@@ -7,26 +7,29 @@ Systems: `naive` (bench/naive.py); `sqlite`, bankit's default (one process,
 BANKIT_STORE=sqlite in a fresh temp data dir); `redis`, bankit in one process with a
 redis-server of its own; `sqlite@REV` (`redis@REV`), the default (with Redis) with this
 repository's `app/` as it was at git revision REV (before and after a change, in one
-run). Every step starts fresh servers pinned to CPU 0 (taskset), the load generator
-(bench/load.py's workers) on CPU 1, with the same options for all: rooms of 11 sockets
-(banker, 8 players, 2 spectators),
-2 actions a second per room, a real game: `--game scripted` (the default), 20 rounds of
-three safe rolls, six players BANK, a 7 (60 % of actions are players' BANKs, every one
-valid, and `rounds_log` grows); `--game random`, 100 rounds of a random valid mix, 40 %
-fair rolls and 60 % BANKs by players who have not banked yet (the independent harness's
-game); `--rounds` changes the length; `--skip-rounds N`: each room first plays N rounds'
-worth of actions as fast as they are acked (unmeasured), so that the window sees a game
-well under way (a long `rounds_log`); the header says which game was played. bankit's
-sockets ask for states as patches, as the pages do (`--whole-states`: they do not).
-bankit's clients wait for acks; the naive server sends none, so an action's seq is
-counted. At each number of rooms the systems still passing run back to back; a system
-stops at its first step over the limit (p99 > 100 ms, or any error; a failing step is
-run a second time first, since one stall of this shared machine can fail a step). Then
-memory: RSS growth for 2,000 idle spectators in one room, per socket. With `--runs N`
-everything is repeated and the tables show medians. Under each bankit step: its event
-loop's lag in the window (/metrics, `bankit_event_loop_lag_seconds`: a timer due every
-0.25 s, how late it ran). `--profile DIR`: py-spy samples the bankit (sqlite) server
-during its 500-room window (`--profile-rooms`; raw folded stacks in DIR/bankit.txt).
+run); `memory`, bankit with no store; `floor`, `floor-file`, `floor-memory` and
+`floor-redis`, bench/floor.py (the least a durable server does per action, its log in
+SQLite, in a file of its own, nowhere, or in a redis-server of its own). Every step
+starts fresh servers pinned to CPU 0 (taskset), the load generator (bench/load.py's
+workers) on CPU 1, with the same options for all: rooms of 11 sockets (banker, 8
+players, 2 spectators), 2 actions a second per room, a real game: `--game scripted` (the
+default), 20 rounds of three safe rolls, six players BANK, a 7 (60 % of actions are
+players' BANKs, every one valid, and `rounds_log` grows); `--game random`, 100 rounds of
+a random valid mix, 40 % fair rolls and 60 % BANKs by players who have not banked yet
+(the independent harness's game); `--rounds` changes the length; `--skip-rounds N`: each
+room first plays N rounds' worth of actions as fast as they are acked (unmeasured), so
+that the window sees a game well under way (a long `rounds_log`); the header says which
+game was played. bankit's sockets ask for states as patches, as the pages do
+(`--whole-states`: they do not). bankit's clients wait for acks; the naive server sends
+none, so an action's seq is counted. At each number of rooms the systems still passing
+run back to back; a system stops at its first step over the limit (p99 > 100 ms, or any
+error; a failing step is run a second time first, since one stall of this shared machine
+can fail a step). Then memory: RSS growth for 2,000 idle spectators in one room, per
+socket. With `--runs N` everything is repeated and the tables show medians. Under each
+bankit step: its event loop's lag in the window (/metrics,
+`bankit_event_loop_lag_seconds`: a timer due every 0.25 s, how late it ran). `--profile
+DIR`: py-spy samples the bankit (sqlite) server during its 500-room window
+(`--profile-rooms`; raw folded stacks in DIR/bankit.txt).
 """
 
 from __future__ import annotations
@@ -62,8 +65,21 @@ from bench.cluster import (
     wait_http,
 )
 
-SYSTEMS = ("naive", "sqlite", "redis", "memory")  # memory: opt-in, what the store costs
+SYSTEMS = (
+    "naive",
+    "sqlite",
+    "redis",
+    "memory",
+    "floor",
+    "floor-redis",
+    "floor-file",
+    "floor-memory",
+)
+# opt-in: memory (what the store costs); the floors (bench/floor.py: the least a durable
+# server does per action, its log in SQLite, in Redis, in a file of its own, or none)
 DEFAULT_SYSTEMS = "naive,sqlite,redis"
+OTHERS = ("naive", "floor", "floor-redis", "floor-file", "floor-memory")  # not bankit
+STORES = {"memory": "memory", "floor-memory": "memory", "floor-file": "file"}  # BANKIT_STORE
 ROUNDS = 20  # the UI's default game: 200 actions, 100 s at 2 a second
 # --game: (bench/load.py's plan, default rounds, what the header says)
 GAMES = {
@@ -93,12 +109,12 @@ class Server:
             "BANKIT_MAX_CONNECTIONS": "100000",
             "BANKIT_MAX_OPEN_CONNECTIONS": "100000",  # 1,500 rooms are 16,500 sockets
             "BANKIT_MAX_ROOMS": "100000",
-            "BANKIT_STORE": "memory" if system == "memory" else "sqlite",
+            "BANKIT_STORE": STORES.get(system, "sqlite"),
             "BANKIT_DATA_DIR": str(Path(workdir) / "data"),
         }
         env.pop("REDIS_URL", None)
         redis = None
-        if system.partition("@")[0] == "redis":
+        if system.partition("@")[0] in ("redis", "floor-redis"):
             redis_port = free_port()
             redis = subprocess.Popen(
                 pinned(
@@ -120,7 +136,7 @@ class Server:
                 stdout=subprocess.DEVNULL,
             )
             env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
-        module = "bench.naive" if system == "naive" else "app"
+        module = "bench." + system.partition("-")[0] if system in OTHERS else "app"
         command = [sys.executable, "-m", module, "--host", "127.0.0.1", "--port", str(port)]
         log = open(Path(workdir) / "server.log", "wb")  # noqa: SIM115 - lives with the process
         code = checkout(system.partition("@")[2], workdir) if "@" in system else ROOT
@@ -190,13 +206,14 @@ def run_step(
         if profile is not None:
             spy = start_profile(server.process.pid, seconds, profile)
         base = f"http://127.0.0.1:{server.port}"
-        lag0 = lag.read(base) if system != "naive" else {}
+        metered = system not in OTHERS  # bankit has /metrics
+        lag0 = lag.read(base) if metered else {}
         probed = [probe(base)] if probe is not None else []
         app0, redis0 = server.cpu()
         time.sleep(seconds)
         app1, redis1 = server.cpu()
         probed += [probe(base)] if probe is not None else []
-        lag1 = lag.read(base) if system != "naive" else {}
+        lag1 = lag.read(base) if metered else {}
         results = [pipe.recv() for pipe in pipes]
         for proc in procs:
             proc.join(30)
@@ -310,22 +327,22 @@ def one_run(
             break
     memory = {s: idle_memory(s, args.idle) for s in systems}
     for system in systems:
-        print(f"{system:<7} memory per idle socket: {memory[system]:.1f} KiB", flush=True)
+        print(f"{system:<12} memory per idle socket: {memory[system]:.1f} KiB", flush=True)
     return {"steps": table, "memory": memory}
 
 
 HEADER = (
-    f"{'system':<7} {'rooms':>6} {'act/s':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+    f"{'system':<12} {'rooms':>6} {'act/s':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
     f"{'errors':>6} {'µs/act':>7} {'+redis':>6} {'bytes/state min→max':>20}"
 )
 
 
 def row(system: str, step: dict[str, Any]) -> str:
     if "skipped" in step:
-        return f"{system:<7} {step['rooms']:>6} skipped: {step['skipped']}"
+        return f"{system:<12} {step['rooms']:>6} skipped: {step['skipped']}"
     sizes = f"{step['bytes_min']:.0f}→{step['bytes_max']:.0f}"
     line = (
-        f"{system:<7} {step['rooms']:>6} {step['actions_per_s']:>6.0f} {step['p50']:>7.1f} "
+        f"{system:<12} {step['rooms']:>6} {step['actions_per_s']:>6.0f} {step['p50']:>7.1f} "
         f"{step['p99']:>7.1f} {step['max']:>7.0f} {step['errors']:>6} {step['cpu_us']:>7.0f} "
         f"{step['redis_cpu_us']:>6.0f} {sizes:>20}"
     )
@@ -347,7 +364,7 @@ def summarise(runs: list[dict[str, Any]], systems: list[str], steps: list[int]) 
     n = len(runs)
     print(f"\n== medians over {n} run(s) (capacity = most rooms with p99 <= 100 ms, no error) ==")
     print(
-        f"{'system':<7} {'rooms':>6} {'passed':>6} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'system':<12} {'rooms':>6} {'passed':>6} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'µs/act':>7} {'+redis':>6} {'bytes/state mean':>16}"
     )
     med: dict[str, dict[int, dict[str, float]]] = {s: {} for s in systems}
@@ -367,7 +384,7 @@ def summarise(runs: list[dict[str, Any]], systems: list[str], steps: list[int]) 
             m["ran"] = len(found)
             med[system][rooms] = m
             print(
-                f"{system:<7} {rooms:>6} {int(m['passed']):>3}/{len(found):<2} {m['p50']:>7.1f} "
+                f"{system:<12} {rooms:>6} {int(m['passed']):>3}/{len(found):<2} {m['p50']:>7.1f} "
                 f"{m['p99']:>7.1f} {m['cpu_us']:>7.0f} {m['redis_cpu_us']:>6.0f} "
                 f"{m['bytes_mean']:>16.0f}"
             )
@@ -390,7 +407,7 @@ def summarise(runs: list[dict[str, Any]], systems: list[str], steps: list[int]) 
         return f"{m['cpu_us']:.0f}" if m else "-"
 
     print(
-        f"\n{'system':<7} {'capacity':>8} {'µs/act @50':>10} {'µs/act @500':>11} "
+        f"\n{'system':<12} {'capacity':>8} {'µs/act @50':>10} {'µs/act @500':>11} "
         f"{'p50/p99 ms @50':>14} {'KiB/idle socket':>15} {'bytes/state @50':>15}"
     )
     for system in systems:
@@ -398,7 +415,7 @@ def summarise(runs: list[dict[str, Any]], systems: list[str], steps: list[int]) 
         lat = f"{m50['p50']:.1f}/{m50['p99']:.1f}" if m50 else "-"
         sizes = f"{first[system]:.0f}→{last[system]:.0f}"
         print(
-            f"{system:<7} {capacity[system]:>8.0f} {at(system, 50):>10} {at(system, 500):>11} "
+            f"{system:<12} {capacity[system]:>8.0f} {at(system, 50):>10} {at(system, 500):>11} "
             f"{lat:>14} {memory[system]:>15.1f} {sizes:>15}"
         )
     if "naive" not in systems:
@@ -424,7 +441,7 @@ def summarise(runs: list[dict[str, Any]], systems: list[str], steps: list[int]) 
         mem = memory[system] / memory["naive"] if memory["naive"] else float("nan")
         per_step = "  ".join(f"@{r} {x:.2f}×" for r, x in cpu.items())
         print(
-            f"{system:<7} capacity {cap:.2f}×  CPU/action {per_step or '-'}"
+            f"{system:<12} capacity {cap:.2f}×  CPU/action {per_step or '-'}"
             f"  memory/idle socket {mem:.2f}×  p99 above naive at {slower or 'no step'} of {both}"
         )
         # a capacity is only a lower bound where the system passed every step it ran
@@ -453,7 +470,7 @@ def goals(
     def at_least(target: float) -> bool | None:
         return capacity >= target if bounded else None
 
-    if system.startswith("sqlite") or system == "memory":
+    if not system.startswith(("redis", "floor-redis")):
         return {
             f"CPU per action <= 0.7 × naive at every step (ran: {steps})": bool(cpu)
             and max(cpu.values()) <= 0.7,

@@ -24,6 +24,14 @@ import uvicorn
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 
 SAFE_ROLLS = 3
+# bankit's uvicorn options (app/__main__.py) that shape a socket's cost (bench/floor.py too)
+UVICORN: dict[str, Any] = {
+    "access_log": False,
+    "log_level": "warning",
+    "ws_max_size": 4096,
+    "ws_ping_interval": 20,
+    "ws_per_message_deflate": False,
+}
 
 
 @dataclass
@@ -228,17 +236,7 @@ def main() -> None:
     args = parser.parse_args()
     # bankit's uvicorn options (app/__main__.py), with uvicorn's own sans-I/O protocol
     # (the class bankit's RoomSocketProtocol extends) and none of its tuning.
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        access_log=False,
-        log_level="warning",
-        ws_max_size=4096,
-        ws_ping_interval=20,
-        ws_per_message_deflate=False,
-        ws="websockets-sansio",
-    )
+    uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", **UVICORN)
 
 
 if __name__ == "__main__":
