@@ -3,12 +3,13 @@
     python -m bench.calls [--rooms 250] [--seconds 8] [--game random|scripted] [--top 25]
                           [--sort tottime|ncalls|cumtime] [--keep FILE]
 
-A bankit server (one process, SQLite) runs under `bench/profiled_app.py`, which turns
-cProfile on at SIGUSR1 and writes its stats at SIGUSR2; bench/load.py's rooms play
-(11 sockets, 2 actions a second a room, states as patches) and the window between the
-two signals is profiled. Prints the actions, the server's CPU per action (profiled: the
-profiler roughly doubles it), Python calls per action and the top functions by their
-own time (`--sort`: by calls, or by time with what they call; `--keep`: the stats file).
+A bankit server (one process, SQLite; with REDIS_URL set in the environment, that Redis)
+runs under `bench/profiled_app.py`, which turns cProfile on at SIGUSR1 and writes its
+stats at SIGUSR2; bench/load.py's rooms play (11 sockets, 2 actions a second a room,
+states as patches) and the window between the two signals is profiled. Prints the
+actions, the server's CPU per action (profiled: the profiler roughly doubles it), Python
+calls per action and the top functions by their own time (`--sort`: by calls, or by time
+with what they call; `--keep`: the stats file).
 Counts calls, not microseconds: compare before and after on one machine.
 """
 
