@@ -65,20 +65,11 @@ from bench.cluster import (
     wait_http,
 )
 
-SYSTEMS = (
-    "naive",
-    "sqlite",
-    "redis",
-    "memory",
-    "floor",
-    "floor-redis",
-    "floor-file",
-    "floor-memory",
-)
-# opt-in: memory (what the store costs); the floors (bench/floor.py: the least a durable
-# server does per action, its log in SQLite, in Redis, in a file of its own, or none)
-DEFAULT_SYSTEMS = "naive,sqlite,redis"
 OTHERS = ("naive", "floor", "floor-redis", "floor-file", "floor-memory")  # not bankit
+# memory (what the store costs) and the floors (bench/floor.py: the least a durable server
+# does per action, its log in SQLite, in Redis, in a file of its own, or none) are opt-in
+SYSTEMS = ("sqlite", "redis", "memory", *OTHERS)
+DEFAULT_SYSTEMS = "naive,sqlite,redis"
 STORES = {"memory": "memory", "floor-memory": "memory", "floor-file": "file"}  # BANKIT_STORE
 ROUNDS = 20  # the UI's default game: 200 actions, 100 s at 2 a second
 # --game: (bench/load.py's plan, default rounds, what the header says)

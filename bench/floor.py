@@ -56,6 +56,7 @@ SOCKETS: dict[str, list[FloorSocket]] = {}
 
 
 Send = tuple[list["FloorSocket"], bytes, "FloorSocket", bytes]  # sockets, patch, sender, ack
+Row = tuple[str, int, bytes, str]  # room, seq, hash, command
 
 
 def send(sends: list[Send]) -> None:
@@ -66,16 +67,17 @@ def send(sends: list[Send]) -> None:
 
 
 class Log:
-    """Every room's events, hash-chained; what a turn of the loop appends is written at
-    the start of the next, in one write (`flush`), and only then sent."""
+    """Every room's events, hash-chained; what a turn of the loop appends is stored at
+    the start of the next, in one write (`store`), and only then sent. This class
+    stores nothing (`floor-memory`); the others below do."""
 
     def __init__(self) -> None:
         self.heads: dict[str, bytes] = {}  # each room's last hash
-        self.rows: list[tuple[str, int, bytes, str]] = []
+        self.rows: list[Row] = []
         self.sends: list[Send] = []
         self.loop = asyncio.get_running_loop()
 
-    def append(self, code: str, seq: int, cmd: str, patch: bytes, sending: Send) -> None:
+    def append(self, code: str, seq: int, cmd: str, sending: Send) -> None:
         head = hashlib.sha256(self.heads.get(code, b"") + cmd.encode()).digest()
         self.heads[code] = head
         if not self.rows:
@@ -84,16 +86,12 @@ class Log:
         self.sends.append(sending)
 
     def flush(self) -> None:
-        raise NotImplementedError
-
-
-class MemoryLog(Log):
-    """No log at all (`BANKIT_STORE=memory`: bench.compare's `floor-memory`): what the
-    rest costs."""
-
-    def flush(self) -> None:
-        sends, self.rows, self.sends = self.sends, [], []
+        rows, sends, self.rows, self.sends = self.rows, self.sends, [], []
+        self.store(rows)
         send(sends)
+
+    def store(self, rows: list[Row]) -> None:
+        """No log at all (`BANKIT_STORE=memory`)."""
 
 
 class FileLog(Log):
@@ -105,13 +103,9 @@ class FileLog(Log):
         super().__init__()
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
 
-    def flush(self) -> None:
-        rows, sends, self.rows, self.sends = self.rows, self.sends, [], []
-        os.write(
-            self.fd,
-            b"".join(orjson.dumps(row[:2] + (row[2].hex(), row[3])) + b"\n" for row in rows),
-        )
-        send(sends)
+    def store(self, rows: list[Row]) -> None:
+        lines = (orjson.dumps((code, seq, head.hex(), cmd)) for code, seq, head, cmd in rows)
+        os.write(self.fd, b"\n".join(lines) + b"\n")
 
 
 class SqliteLog(Log):
@@ -132,12 +126,10 @@ class SqliteLog(Log):
             "CREATE TABLE IF NOT EXISTS log (code TEXT, seq INTEGER, hash BLOB, cmd TEXT)"
         )
 
-    def flush(self) -> None:
-        rows, sends, self.rows, self.sends = self.rows, self.sends, [], []
+    def store(self, rows: list[Row]) -> None:
         self.db.execute("BEGIN")
         self.db.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
         self.db.execute("COMMIT")
-        send(sends)
 
 
 # A room's commit: its lease must still be this process's; the event joins its stream,
@@ -159,31 +151,27 @@ class RedisLog(Log, asyncio.Protocol):
 
     def __init__(self, url: str) -> None:
         Log.__init__(self)
-        self.url = urlparse(url)
-        self.sha = redis.Redis(self.url.hostname, self.url.port).script_load(COMMIT).encode()
+        parts = urlparse(url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 6379
+        self.sha = redis.Redis.from_url(url).script_load(COMMIT).encode()
         self.node = os.urandom(8).hex().encode()
         self.leased: set[str] = set()
-        self.patches: list[bytes] = []
         self.waiting: deque[tuple[int, list[Send]]] = deque()  # replies due, then sends
         self.lines: list[bytes] = []
         self.buffer = b""
         self.transport: asyncio.Transport | None = None
 
     async def connect(self) -> None:
-        await self.loop.create_connection(lambda: self, self.url.hostname, self.url.port)
+        await self.loop.create_connection(lambda: self, self.host, self.port)
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
 
-    def append(self, code: str, seq: int, cmd: str, patch: bytes, sending: Send) -> None:
-        super().append(code, seq, cmd, patch, sending)
-        self.patches.append(patch)
-
     def flush(self) -> None:
-        rows, sends, patches = self.rows, self.sends, self.patches
-        self.rows, self.sends, self.patches = [], [], []
+        """The frames go out once Redis replied (`data_received`), not here."""
+        rows, sends, self.rows, self.sends = self.rows, self.sends, [], []
         out, replies = [], 0
-        for (code, seq, head, cmd), patch in zip(rows, patches):
+        for (code, seq, head, cmd), (_, patch, _, _) in zip(rows, sends):
             room = code.encode()
             if code not in self.leased:
                 self.leased.add(code)
@@ -282,7 +270,7 @@ class FloorSocket(WebSocketsSansIOProtocol):
             changes["rounds_log"] = state["rounds_log"][logged:]
         frame = text_frame(orjson.dumps({"type": "patch", "seq": seq, "set": changes}))
         ack = text_frame(orjson.dumps({"type": "ack", "id": message.get("id"), "seq": seq}))
-        LOG.append(self.code, seq, text, frame, (SOCKETS[self.code], frame, self, ack))
+        LOG.append(self.code, seq, text, (SOCKETS[self.code], frame, self, ack))
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -299,7 +287,7 @@ async def serve(config: uvicorn.Config, data: Path) -> None:
         LOG = RedisLog(url)
         await LOG.connect()
     elif os.environ.get("BANKIT_STORE") == "memory":
-        LOG = MemoryLog()
+        LOG = Log()
     elif os.environ.get("BANKIT_STORE") == "file":
         LOG = FileLog(data / "floor.log")
     else:
